@@ -1,0 +1,224 @@
+package ftpurl
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
+)
+
+// host parses the host text s[lo:hi] (RFC 3986 §3.2.2, RFC 1738 §3.1)
+// and returns it normalized: a lower-case name in A-labels, a dotted
+// quad, or an IPv6 address in RFC 5952 form without brackets.
+func (p *parser) host(lo, hi int) string {
+	s := p.s
+	if lo == hi {
+		p.fail(lo, ErrHost, "missing host")
+		return ""
+	}
+	if s[lo] == '[' {
+		return p.ipLiteral(lo, hi)
+	}
+	ok, pct, nonASCII := true, false, false
+	for i := lo; i < hi; i++ {
+		c := s[i]
+		switch {
+		case chars[c]&cHostName != 0:
+			continue
+		case c == '%':
+			if i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
+				p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
+			} else if d := unhex(s[i+1])<<4 | unhex(s[i+2]); isControl(d) {
+				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the host", d))
+			} else if p.g == RFC1738 || p.g == RFC2396 {
+				p.fail(i, ErrHost, "percent-encoding is not allowed in a host name (RFC 1738 §3.1)")
+			}
+			ok, pct = ok && p.g != RFC1738 && p.g != RFC2396, true
+			i += 2
+		case c >= utf8.RuneSelf && p.g == Lenient:
+			nonASCII = true // an IRI's ihost (RFC 3987 §2.2); checked below
+		default:
+			p.failByte(i, ErrHost, "host", c)
+			ok = false
+		}
+	}
+	if !ok {
+		return ""
+	}
+	h := s[lo:hi]
+	if pct {
+		h = unescape(h)
+	}
+	name, detail := normalizeName(p.g, h, pct || nonASCII)
+	if detail != "" {
+		p.fail(lo, ErrHost, detail)
+	}
+	return name
+}
+
+// normalizeName checks a decoded host name h and returns it in lower
+// case with every label an A-label. idn says that h may hold non-ASCII;
+// an ASCII name with no "xn--" label never reaches idna. On failure it
+// returns a detail for ErrHost.
+//
+// Every grammar: labels of letters, digits, "-" and "_", and an optional
+// final dot; a name whose last label is all digits or starts with "0x"
+// must be an IPv4 dotted quad, since resolvers read it as a number.
+// RFC 1738 §5 and RFC 2396 §3.2.2 hostname also want no label to begin
+// or end with "-", no "_", a top label that starts with a letter, and
+// (RFC 1738 only) no final dot.
+func normalizeName(g Grammar, h string, idn bool) (string, string) {
+	if idn && !utf8.ValidString(h) {
+		return "", "host is not valid UTF-8 once percent-decoded"
+	}
+	if !idn {
+		idn = hasACELabel(h)
+	}
+	if idn {
+		a, err := toASCII(h)
+		if err != nil {
+			return "", err.Error()
+		}
+		h = a
+	}
+	strict := g == RFC1738 || g == RFC2396
+	var (
+		upper      bool
+		start      int  // start of the current label
+		allDigits  bool // the current label is all digits
+		lastDigits bool // the last label is all digits
+		lastHex    bool // the last label starts with "0x"
+	)
+	end := len(h)
+	if end > 0 && h[end-1] == '.' {
+		if g == RFC1738 {
+			return "", "a host name ends with a letter or digit, not \".\" (RFC 1738 §5)"
+		}
+		end--
+	}
+	allDigits = true
+	for i := 0; i <= end; i++ {
+		if i == end || h[i] == '.' {
+			label := h[start:i]
+			if label == "" {
+				return "", "empty label in host name"
+			}
+			if strict && (label[0] == '-' || label[len(label)-1] == '-') {
+				return "", fmt.Sprintf("label %q begins or ends with \"-\" (RFC 1738 §5)", label)
+			}
+			lastDigits = allDigits
+			lastHex = len(label) >= 2 && label[0] == '0' && (label[1] == 'x' || label[1] == 'X')
+			if strict && i == end && !lastDigits && chars[label[0]]&cAlpha == 0 {
+				return "", fmt.Sprintf("top label %q must start with a letter (RFC 1738 §5)", label)
+			}
+			start, allDigits = i+1, true
+			continue
+		}
+		c := h[i]
+		if chars[c]&cHostName == 0 || strict && c == '_' {
+			return "", fmt.Sprintf("character %q not allowed in a host name", c)
+		}
+		if chars[c]&cDigit == 0 {
+			allDigits = false
+		}
+		if 'A' <= c && c <= 'Z' {
+			upper = true
+		}
+	}
+	if lastDigits || lastHex {
+		if end != len(h) || !isDottedQuad(h) {
+			return "", "a numeric host must be an IPv4 address: four decimal numbers 0-255 without leading zeros"
+		}
+		return h, ""
+	}
+	if upper {
+		h = strings.ToLower(h)
+	}
+	return h, ""
+}
+
+// isDottedQuad reports whether s is four decimal numbers 0..255 without
+// leading zeros, separated by dots (RFC 3986 §3.2.2 IPv4address).
+func isDottedQuad(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Is4()
+}
+
+// hasACELabel reports whether the ASCII name h has a label that starts
+// with the ACE prefix "xn--" (RFC 5890 §2.3.2.1), in any case.
+func hasACELabel(h string) bool {
+	for i := 0; i+4 <= len(h); i++ {
+		if (i == 0 || h[i-1] == '.') && hasPrefixFold(h[i:], "xn--") {
+			return true
+		}
+	}
+	return false
+}
+
+// toASCII converts a Unicode or ACE host name to A-labels with the idna
+// Lookup profile (UTS #46 non-transitional processing, as browsers and
+// net/http do), then checks the way back: ToUnicode must succeed and
+// converting its result again must give the same labels.
+func toASCII(h string) (string, error) {
+	a, err := lookupToASCII(h)
+	if err != nil {
+		return "", fmt.Errorf("IDNA: %v", err)
+	}
+	u, err := idna.Lookup.ToUnicode(a)
+	if err != nil {
+		return "", fmt.Errorf("IDNA: %v", err)
+	}
+	if b, err := idna.Lookup.ToASCII(u); err != nil || b != a {
+		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
+	}
+	return a, nil
+}
+
+// lookupToASCII is idna.Lookup.ToASCII; tests count its calls to prove
+// that ASCII names never reach idna.
+var lookupToASCII = idna.Lookup.ToASCII
+
+// ipLiteral parses "[" IPv6address "]" in s[lo:hi] (RFC 3986 §3.2.2).
+// IPvFuture and zone identifiers (RFC 6874) are refused.
+func (p *parser) ipLiteral(lo, hi int) string {
+	s := p.s
+	if p.g == RFC1738 || p.g == RFC2396 {
+		p.fail(lo, ErrHost, "IP literals in brackets are not part of RFC 1738 or RFC 2396 hosts")
+		return ""
+	}
+	close := strings.LastIndexByte(s[lo:hi], ']')
+	if close < 0 {
+		p.fail(lo, ErrHost, `missing "]" after IPv6 address`)
+		return ""
+	}
+	close += lo
+	if close != hi-1 {
+		p.fail(close+1, ErrHost, `unexpected text after "]"`)
+		return ""
+	}
+	lit := s[lo+1 : close]
+	if lit != "" && (lit[0] == 'v' || lit[0] == 'V') {
+		p.fail(lo+1, ErrHost, "IPvFuture address literals are not supported")
+		return ""
+	}
+	for i := lo + 1; i < close; i++ {
+		c := s[i]
+		if chars[c]&cHex != 0 || c == ':' || c == '.' {
+			continue
+		}
+		if c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
+			p.fail(i, ErrHost, "IPv6 zone identifiers are not supported")
+			return ""
+		}
+		p.failByte(i, ErrHost, "IPv6 address", c)
+		return ""
+	}
+	a, err := netip.ParseAddr(lit)
+	if err != nil || !a.Is6() {
+		p.fail(lo+1, ErrHost, "invalid IPv6 address")
+		return ""
+	}
+	return a.String()
+}

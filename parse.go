@@ -1,0 +1,444 @@
+package ftpurl
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// The parser reads the input once, left to right, keeping the escaped
+// text as the source of truth and decoding each part once, at the end,
+// and only when it holds a "%". It does not stop at the first fault: it
+// keeps the fault that ranks first (see the sentinel errors), so that
+// the error does not depend on where in the input the faults are.
+
+// Ranks of the sentinels, most specific first.
+func rank(err error) int {
+	switch err {
+	case ErrEscape:
+		return 1
+	case ErrControl:
+		return 2
+	case ErrTypecode:
+		return 3
+	case ErrScheme:
+		return 4
+	case ErrHost:
+		return 5
+	case ErrPort:
+		return 6
+	}
+	return 7
+}
+
+type parser struct {
+	g Grammar
+	s string
+
+	// The fault that ranks first so far; err is nil while there is none.
+	err    error
+	off    int
+	detail string
+}
+
+// fail records a fault at offset off unless one that ranks before it
+// (or the same, earlier in the input) is already recorded.
+func (p *parser) fail(off int, err error, detail string) {
+	if p.err == nil || rank(err) < rank(p.err) {
+		p.err, p.off, p.detail = err, off, detail
+	}
+}
+
+// urlAlloc holds a URL with room for its Userinfo and four directories,
+// so that Parse allocates once for a typical URL.
+type urlAlloc struct {
+	url  URL
+	user Userinfo
+	dirs [4]string
+}
+
+func parse(g Grammar, s string) (*URL, error) {
+	p := parser{g: g, s: s}
+	a := new(urlAlloc)
+	u := &a.url
+
+	i, authority := p.scheme()
+	end := len(s) // end of the path
+	if authority {
+		end = p.authority(u, &a.user, i)
+		i = end
+	}
+	// The path ends at "#", and at "?" but in RFC 1738, where "?" is an
+	// ordinary path character (§5 fsegment).
+	for ; end < len(s); end++ {
+		if c := s[end]; c == '#' || c == '?' && g != RFC1738 {
+			break
+		}
+	}
+	u.Dirs = a.dirs[:0]
+	p.path(u, i, end)
+	if end < len(s) && s[end] == '?' {
+		end = p.query(u, end)
+	}
+	if end < len(s) {
+		p.fragment(u, end)
+	}
+	if p.err != nil {
+		return nil, newError("parse", s, p.off, p.err, p.detail)
+	}
+	if len(u.Dirs) == 0 {
+		u.Dirs = nil
+	}
+	return u, nil
+}
+
+// scheme reads "ftp://" (any case) and returns the offset after it, and
+// whether an authority follows. A missing or other scheme is ErrScheme,
+// but the parser goes on so that a fault that ranks first is found.
+func (p *parser) scheme() (int, bool) {
+	s := p.s
+	if hasPrefixFold(s, "ftp://") {
+		return len("ftp://"), true
+	}
+	// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+	k := 0
+	for k < len(s) && (chars[s[k]]&cAlpha != 0 || k > 0 && (chars[s[k]]&cDigit != 0 || s[k] == '+' || s[k] == '-' || s[k] == '.')) {
+		k++
+	}
+	if k > 0 && k < len(s) && s[k] == ':' {
+		if !strings.EqualFold(s[:k], "ftp") {
+			p.fail(0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", s[:k]))
+		} else {
+			p.fail(k+1, ErrScheme, `"//" must follow "ftp:" (RFC 1738 §3.1)`)
+		}
+		k++
+		if strings.HasPrefix(s[k:], "//") {
+			return k + 2, true
+		}
+		return k, false
+	}
+	switch {
+	case s == "":
+		p.fail(0, ErrScheme, "empty URL")
+	case s[0] == ' ' || s[0] == '\t':
+		p.fail(0, ErrScheme, "white space before the scheme")
+	default:
+		p.fail(0, ErrScheme, `missing "ftp://"`)
+	}
+	if strings.HasPrefix(s, "//") {
+		return 2, true
+	}
+	return 0, false
+}
+
+// authority parses userinfo, host and port from offset i, and returns
+// the offset where the authority ends: at the first "/", "#", or "?"
+// (RFC 3986 §3.2), but not at "?" in RFC 1738.
+func (p *parser) authority(u *URL, ui *Userinfo, i int) int {
+	s := p.s
+	end := i
+	at := -1
+	for ; end < len(s); end++ {
+		c := s[end]
+		if chars[c]&cAuthEnd != 0 && (c != '?' || p.g != RFC1738) {
+			break
+		}
+		if c == '@' {
+			at = end // the last "@" ends the userinfo
+		}
+	}
+	h := i
+	if at >= 0 {
+		p.userinfo(ui, i, at)
+		u.User = ui
+		h = at + 1
+	}
+	hostEnd, portStart := p.splitPort(h, end)
+	u.Host = p.host(h, hostEnd)
+	if portStart >= 0 {
+		u.Port = p.port(portStart, end)
+	}
+	return end
+}
+
+// userinfo parses the user name and password in s[lo:hi]; the first ":"
+// splits them (RFC 1738 §3.2.1, RFC 3986 §3.2.1).
+func (p *parser) userinfo(ui *Userinfo, lo, hi int) {
+	s := p.s
+	m := p.userClass()
+	colon := strings.IndexByte(s[lo:hi], ':')
+	userEnd := hi
+	if colon >= 0 {
+		userEnd = lo + colon
+	}
+	if p.g == RFC3986 && userEnd == lo {
+		// 2011 draft §3.1: user = 1*usp-char
+		p.fail(lo, ErrUserinfo, "empty user name (2011 draft §3.1: user = 1*usp-char)")
+	}
+	ui.username = unescapeIf(s[lo:userEnd], p.scan(lo, userEnd, m, ErrUserinfo, "user name", true))
+	if colon >= 0 {
+		pm := m
+		if p.g == RFC2396 {
+			pm |= cUser2396 // several ":" may follow the first
+		}
+		ui.password = unescapeIf(s[userEnd+1:hi], p.scan(userEnd+1, hi, pm, ErrUserinfo, "password", true))
+		ui.passwordSet = true
+	}
+}
+
+func (p *parser) userClass() uint16 {
+	switch p.g {
+	case RFC1738:
+		return cUser1738
+	case RFC2396:
+		return cUser2396 // ":" is in the class, but the first one splits
+	case RFC3986:
+		return cUser3986
+	}
+	return cPrint | allowUCS
+}
+
+func unescapeIf(s string, pct bool) string {
+	if pct {
+		return unescape(s)
+	}
+	return s
+}
+
+// splitPort returns where the host text in s[lo:hi] ends and where the
+// port begins (-1: no ":"). An IP literal's colons are inside brackets.
+func (p *parser) splitPort(lo, hi int) (hostEnd, portStart int) {
+	s := p.s
+	from := lo
+	if lo < hi && s[lo] == '[' {
+		if j := strings.IndexByte(s[lo:hi], ']'); j >= 0 {
+			from = lo + j
+		}
+	}
+	if j := strings.LastIndexByte(s[from:hi], ':'); j >= 0 {
+		return from + j, from + j + 1
+	}
+	return hi, -1
+}
+
+// port parses the decimal port in s[lo:hi]: 1..65535, leading zeros
+// allowed. An empty port is no port (RFC 3986 §3.2.3), but RFC 1738 §5
+// has port = digits, which is not empty.
+func (p *parser) port(lo, hi int) uint16 {
+	s := p.s
+	if lo == hi {
+		if p.g == RFC1738 {
+			p.fail(lo, ErrPort, `empty port after ":" (RFC 1738 §5: port = digits)`)
+		}
+		return 0
+	}
+	v := 0
+	for i := lo; i < hi; i++ {
+		c := s[i]
+		if chars[c]&cDigit == 0 {
+			p.failByte(i, ErrPort, "port", c)
+			return 0
+		}
+		if v <= 65535 {
+			v = v*10 + int(c-'0')
+		}
+	}
+	switch {
+	case v == 0:
+		p.fail(lo, ErrPort, "port 0 is not a port one can connect to")
+		return 0
+	case v > 65535:
+		p.fail(lo, ErrPort, "port is greater than 65535")
+		return 0
+	}
+	return uint16(v)
+}
+
+// failByte records the fault of a byte c at offset i that is not
+// allowed in a part: a control character is ErrControl, a "%" not
+// followed by two hex digits ErrEscape, anything else err.
+func (p *parser) failByte(i int, err error, part string, c byte) {
+	switch {
+	case isControl(c):
+		p.fail(i, ErrControl, fmt.Sprintf("control character %#02x in the %s", c, part))
+	case c == '%':
+		p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
+	case c >= utf8.RuneSelf:
+		p.fail(i, err, fmt.Sprintf("non-ASCII byte in the %s", part))
+	case err == ErrUserinfo:
+		// The message must not quote a password.
+		p.fail(i, err, fmt.Sprintf("character not allowed in the %s", part))
+	default:
+		p.fail(i, err, fmt.Sprintf("character %q not allowed in the %s", c, part))
+	}
+}
+
+// scan checks s[lo:hi] against class m and reports whether it holds an
+// escape. Faults are ErrEscape for a bad escape, ErrControl for a
+// control character (also an escaped one when ctl is set), and err
+// otherwise. With allowUCS in m it accepts RFC 3987 ucschar as UTF-8.
+func (p *parser) scan(lo, hi int, m uint16, err error, part string, ctl bool) (pct bool) {
+	s := p.s
+	for i := lo; i < hi; {
+		c := s[i]
+		if chars[c]&m != 0 {
+			i++
+			continue
+		}
+		switch {
+		case c == '%':
+			if i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
+				p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
+				i++
+				continue
+			}
+			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); ctl && isControl(d) {
+				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
+			}
+			pct = true
+			i += 3
+			continue
+		case c >= utf8.RuneSelf && m&allowUCS != 0:
+			r, size := utf8.DecodeRuneInString(s[i:hi])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				p.fail(i, err, fmt.Sprintf("invalid UTF-8 in the %s", part))
+			case !isUCSChar(r):
+				p.fail(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part))
+			}
+			i += size
+			continue
+		}
+		p.failByte(i, err, part, c)
+		i++
+	}
+	return pct
+}
+
+// path parses s[lo:hi], which is empty or starts with "/": it splits on
+// raw "/" only and decodes each segment on its own, so "%2F" stays
+// inside its segment (RFC 1738 §3.2.2); then it takes a final ";type=X"
+// off the last segment (2011 draft §3.1).
+func (p *parser) path(u *URL, lo, hi int) {
+	s := p.s
+	if lo == hi {
+		return // a missing path is "/" (2011 draft §3.2.3)
+	}
+	m := p.segClass()
+	first := lo + 1
+	if s[lo] != '/' {
+		first = lo // only after a scheme fault: "ftp:path" has no "//"
+	}
+	last := first - 1
+	if j := strings.LastIndexByte(s[lo:hi], '/'); j >= 0 {
+		last = lo + j
+	}
+	for i := first; i <= last; {
+		j := i + strings.IndexByte(s[i:last+1], '/')
+		u.Dirs = append(u.Dirs, unescapeIf(s[i:j], p.segment(i, j, m)))
+		i = j + 1
+	}
+	name, code, at := splitTypecode(s[last+1 : hi])
+	nameEnd := last + 1 + len(name)
+	u.Name = unescapeIf(name, p.segment(last+1, nameEnd, m))
+	if at >= 0 {
+		u.Type = p.typecode(nameEnd, code, m)
+	}
+}
+
+func (p *parser) segClass() uint16 {
+	switch p.g {
+	case RFC1738:
+		return cSeg1738
+	case RFC2396:
+		return cSeg2396
+	case RFC3986:
+		return cSeg3986
+	}
+	return cPrint | allowUCS // "?" and "#" end the path before a segment
+}
+
+// segment checks one path segment. A ";" that is not the final
+// ";type=" is data in Lenient and a fault in the strict grammars.
+func (p *parser) segment(lo, hi int, m uint16) bool {
+	if p.g != Lenient {
+		if j := strings.IndexByte(p.s[lo:hi], ';'); j >= 0 {
+			p.fail(lo+j, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
+		}
+	}
+	return p.scan(lo, hi, m, ErrPath, "path", true)
+}
+
+// typecode checks the text after a final ";type=", which starts at
+// offset semi with the ";": exactly one letter that the grammar allows.
+func (p *parser) typecode(semi int, code string, m uint16) Typecode {
+	// Escapes and control characters rank before a bad typecode.
+	p.scan(semi+len(typeParam), semi+len(typeParam)+len(code), m|cSeg3986, ErrTypecode, "typecode", true)
+	if len(code) == 1 {
+		if t, ok := Typecode(code[0]).lower(); ok {
+			if p.g.allowsType(t) {
+				return t
+			}
+			p.fail(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()))
+			return 0
+		}
+	}
+	if code == "" {
+		p.fail(semi, ErrTypecode, `";type=" without a letter`)
+	} else {
+		p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
+	}
+	return 0
+}
+
+// query reads a query from the "?" at offset q and returns where the
+// fragment starts (or len(s)). RFC 2396 ftp URLs have none.
+func (p *parser) query(u *URL, q int) int {
+	s := p.s
+	end := q + 1 + strings.IndexByte(s[q+1:], '#')
+	if end == q {
+		end = len(s)
+	}
+	if p.g == RFC2396 {
+		p.fail(q, ErrPath, `"?" is not allowed: the 1997 draft's ftp URLs have no query`)
+	}
+	m := cQuery3986
+	if p.g == Lenient {
+		m = cPrint | allowUCS // "#" ends the query before
+	}
+	p.scan(q+1, end, m, ErrPath, "query", false)
+	u.RawQuery = normalizeEscaped(s[q+1 : end])
+	return end
+}
+
+// fragment reads a fragment from the "#" at offset f.
+func (p *parser) fragment(u *URL, f int) {
+	s := p.s
+	if p.g == RFC2396 {
+		p.fail(f, ErrPath, `"#" is not allowed: the 1997 draft's ftp URLs have no fragment`)
+	}
+	m := cQuery3986
+	if p.g == Lenient {
+		m = cPrint | allowUCS
+	}
+	p.scan(f+1, len(s), m, ErrPath, "fragment", false)
+	u.Fragment = normalizeEscaped(s[f+1:])
+}
+
+// normalizeEscaped returns query or fragment text with escape hex in
+// upper case and every byte that RFC 3986 §3.4 does not allow raw
+// percent-encoded.
+func normalizeEscaped(s string) string {
+	return escape(s, cQuery3986, true)
+}
+
+// typeLetters names the typecodes grammar g allows, for messages.
+func (g Grammar) typeLetters() string {
+	switch g {
+	case RFC1738:
+		return "RFC 1738 §5 allows a, i and d"
+	case RFC2396:
+		return "the 1997 draft §2.3 allows a and i"
+	}
+	return "the 2011 draft §3.1 allows a letter"
+}

@@ -1,0 +1,73 @@
+package ftpurl
+
+import "strings"
+
+// A Typecode is the letter of a URL's final ";type=" (RFC 1738 §3.2.2,
+// 2011 draft §3.2.3.1), always lower case in a parsed URL.
+type Typecode byte
+
+// The typecodes the standards name. RFC 1738 knows a, i and d; the 1997
+// draft §2.3 only a and i; the 2011 draft §3.1 a, e, i, u and d, and
+// accepts any other letter as an extension.
+const (
+	TypeNone      Typecode = 0
+	TypeASCII     Typecode = 'a' // TYPE A
+	TypeEBCDIC    Typecode = 'e' // TYPE E
+	TypeImage     Typecode = 'i' // TYPE I, binary
+	TypeUnicode   Typecode = 'u' // TYPE U, draft-ietf-ftpext2-typeu
+	TypeDirectory Typecode = 'd' // a directory listing: NLST (RFC 1738 §3.2.2)
+)
+
+// String returns the typecode's letter, "" for TypeNone.
+func (t Typecode) String() string {
+	if t == TypeNone {
+		return ""
+	}
+	return string(rune(t))
+}
+
+// lower returns t in lower case, and whether t is an ASCII letter.
+func (t Typecode) lower() (Typecode, bool) {
+	switch {
+	case 'a' <= t && t <= 'z':
+		return t, true
+	case 'A' <= t && t <= 'Z':
+		return t + 'a' - 'A', true
+	}
+	return t, false
+}
+
+// typeParam is the key of the typecode part, matched case-insensitively.
+const typeParam = ";type="
+
+// allowsType reports whether grammar g accepts the lower-case letter t:
+// RFC 1738 §5 "ftptype" is A, I or D; Regexp::Common's default type for
+// the 1997 draft is [AIai]; the 2011 draft §3.1 "typecode" is any ALPHA.
+func (g Grammar) allowsType(t Typecode) bool {
+	switch g {
+	case RFC1738:
+		return t == 'a' || t == 'i' || t == 'd'
+	case RFC2396:
+		return t == 'a' || t == 'i'
+	}
+	return 'a' <= t && t <= 'z'
+}
+
+// splitTypecode splits the raw last path segment into the name and the
+// text after a final ";type=" (any case). It returns at = -1 when the
+// segment has no ";type=". Only the last ";type=" counts (2011 draft
+// §3.1: "typecode-part" ends the path).
+func splitTypecode(seg string) (name, code string, at int) {
+	for i := len(seg) - len(typeParam); i >= 0; i-- {
+		if seg[i] == ';' && hasPrefixFold(seg[i:], typeParam) {
+			return seg[:i], seg[i+len(typeParam):], i
+		}
+	}
+	return seg, "", -1
+}
+
+// hasPrefixFold reports whether s begins with the ASCII prefix, ignoring
+// case. prefix holds no letter that Unicode folds to a non-ASCII rune.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
