@@ -5,19 +5,19 @@ package ftpurl
 // in a component when its entry has the component's bit. "%" is in no
 // class: the scanners check escapes themselves.
 const (
-	cAlpha    uint16 = 1 << iota // ALPHA
-	cDigit                       // DIGIT
-	cHex                         // HEXDIG
-	cUser1738                    // RFC 1738 §5 user, password: uchar | ";" | "?" | "&" | "="
-	cSeg1738                     // RFC 1738 §5 fsegment: uchar | "?" | ":" | "@" | "&" | "="
-	cUser2396                    // RFC 2396 §3.2.2 userinfo: unreserved | ";" | ":" | "&" | "=" | "+" | "$" | ","
-	cSeg2396                     // RFC 2396 §3.3 pchar: unreserved | ":" | "@" | "&" | "=" | "+" | "$" | ","
-	cUser3986                    // 2011 draft §3.1 usp-char: unreserved | sub-delims
-	cSeg3986                     // 2011 draft §3.1 pchar-nsc: unreserved | sub-delims but ";" | ":" | "@"
-	cQuery3986                   // RFC 3986 §3.4, §3.5 query, fragment: pchar | "/" | "?"
-	cPrint                       // printable ASCII, space included (Lenient)
-	cHostName                    // ALPHA | DIGIT | "-" | "." | "_": what a host name may hold
-	cAuthEnd                     // "/" "?" "#": ends the authority (RFC 3986 §3.2)
+	cAlpha     uint16 = 1 << iota // ALPHA
+	cDigit                        // DIGIT
+	cHex                          // HEXDIG
+	cUser1738                     // RFC 1738 §5 user, password: uchar | ";" | "?" | "&" | "="
+	cSeg1738                      // RFC 1738 §5 fsegment: uchar | "?" | ":" | "@" | "&" | "="
+	cUser2396                     // RFC 2396 §3.2.2 userinfo: unreserved | ";" | ":" | "&" | "=" | "+" | "$" | ","
+	cSeg2396                      // RFC 2396 §3.3 pchar: unreserved | ":" | "@" | "&" | "=" | "+" | "$" | ","
+	cUser3986                     // 2011 draft §3.1 usp-char: unreserved | sub-delims
+	cSeg3986                      // 2011 draft §3.1 pchar-nsc: unreserved | sub-delims but ";" | ":" | "@"
+	cQuery3986                    // RFC 3986 §3.4, §3.5 query, fragment: pchar | "/" | "?"
+	cPrint                        // printable ASCII, space included (Lenient)
+	cHostName                     // ALPHA | DIGIT | "-" | "." | "_": what a host name may hold
+	cAuthEnd                      // "/" "?" "#": ends the authority (RFC 3986 §3.2)
 
 	// allowUCS is never in the table: a scanner given it accepts RFC 3987
 	// ucschar (Lenient).

@@ -143,7 +143,6 @@ func formatHost(h string) string {
 	return escape(strings.ToLower(h), cUser3986, false)
 }
 
-
 // isNormalName reports whether h is already as String writes it: lower
 // case letters, digits, "-", "_" and "." only.
 func isNormalName(h string) bool {
