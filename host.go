@@ -28,7 +28,7 @@ func (p *parser) host(lo, hi int) string {
 		case chars[c]&cHostName != 0:
 			continue
 		case c == '%':
-			if i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
+			if i+2 >= hi || !ishex(s[i+1]) || !ishex(s[i+2]) {
 				p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
 			} else if d := unhex(s[i+1])<<4 | unhex(s[i+2]); isControl(d) {
 				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the host", d))
@@ -208,7 +208,7 @@ func (p *parser) ipLiteral(lo, hi int) string {
 		if chars[c]&cHex != 0 || c == ':' || c == '.' {
 			continue
 		}
-		if c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
+		if c == '%' && i+2 < close && ishex(s[i+1]) && ishex(s[i+2]) {
 			p.fail(i, ErrHost, "IPv6 zone identifiers are not supported")
 			return ""
 		}

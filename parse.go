@@ -287,13 +287,17 @@ func (p *parser) scan(lo, hi int, m uint16, err error, part string, ctl bool) (p
 		}
 		switch {
 		case c == '%':
-			if i+2 >= len(s) || !ishex(s[i+1]) || !ishex(s[i+2]) {
+			if i+2 >= hi || !ishex(s[i+1]) || !ishex(s[i+2]) {
 				p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
 				i++
 				continue
 			}
 			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); ctl && isControl(d) {
-				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
+				if err == ErrUserinfo {
+					p.fail(i, ErrControl, "percent-encoded control character in the "+part)
+				} else {
+					p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
+				}
 			}
 			pct = true
 			i += 3
@@ -303,6 +307,10 @@ func (p *parser) scan(lo, hi int, m uint16, err error, part string, ctl bool) (p
 			switch {
 			case r == utf8.RuneError && size == 1:
 				p.fail(i, err, fmt.Sprintf("invalid UTF-8 in the %s", part))
+			case err == ErrUserinfo:
+				if !isUCSChar(r) {
+					p.fail(i, err, "character not allowed in the "+part)
+				}
 			case !isUCSChar(r):
 				p.fail(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part))
 			}
@@ -342,7 +350,7 @@ func (p *parser) path(u *URL, lo, hi int) {
 	nameEnd := last + 1 + len(name)
 	u.Name = unescapeIf(name, p.segment(last+1, nameEnd, m))
 	if at >= 0 {
-		u.Type = p.typecode(nameEnd, code, m)
+		u.Type = p.typecode(nameEnd, code)
 	}
 }
 
@@ -371,9 +379,7 @@ func (p *parser) segment(lo, hi int, m uint16) bool {
 
 // typecode checks the text after a final ";type=", which starts at
 // offset semi with the ";": exactly one letter that the grammar allows.
-func (p *parser) typecode(semi int, code string, m uint16) Typecode {
-	// Escapes and control characters rank before a bad typecode.
-	p.scan(semi+len(typeParam), semi+len(typeParam)+len(code), m|cSeg3986, ErrTypecode, "typecode", true)
+func (p *parser) typecode(semi int, code string) Typecode {
 	if len(code) == 1 {
 		if t, ok := Typecode(code[0]).lower(); ok {
 			if p.g.allowsType(t) {
@@ -388,6 +394,9 @@ func (p *parser) typecode(semi int, code string, m uint16) Typecode {
 	} else {
 		p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
 	}
+	// An escape or control character in the code ranks before it.
+	from := semi + len(typeParam)
+	p.scan(from, from+len(code), cPrint|allowUCS, ErrTypecode, "typecode", true)
 	return 0
 }
 
