@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ftpurl/ftpurl"
+)
+
+// A piece of a -get template: literal text, or a part of the URL.
+type piece struct {
+	lit  string
+	part func(*ftpurl.URL) string // nil for literal text
+}
+
+// parts are the names a -get template may use, in the order the usage
+// text and the error for an unknown name list them. Every part prints
+// ASCII without a password: user, path, dirs and name are escaped as
+// String writes them, so that "{dirs}/{name}" keeps a "%2F" apart from
+// the "/" between directories.
+var parts = []struct {
+	name string
+	get  func(*ftpurl.URL) string
+}{
+	{"url", func(u *ftpurl.URL) string { return u.Redacted() }},
+	{"scheme", func(*ftpurl.URL) string { return "ftp" }},
+	{"user", func(u *ftpurl.URL) string {
+		if u.User == nil {
+			return ""
+		}
+		return escapeUser(u.User.Username())
+	}},
+	{"password", func(u *ftpurl.URL) string {
+		if _, ok := u.User.Password(); ok {
+			return redacted
+		}
+		return ""
+	}},
+	{"host", func(u *ftpurl.URL) string { return u.Host }},
+	{"port", func(u *ftpurl.URL) string { return strconv.Itoa(port(u)) }},
+	{"address", func(u *ftpurl.URL) string { return u.Address() }},
+	{"path", escapedPath},
+	{"dirs", func(u *ftpurl.URL) string {
+		dirs := make([]string, len(u.Dirs))
+		for i, d := range u.Dirs {
+			dirs[i] = escapeSegment(d)
+		}
+		return strings.Join(dirs, "/")
+	}},
+	{"name", func(u *ftpurl.URL) string { return escapeSegment(u.Name) }},
+	{"type", func(u *ftpurl.URL) string { return u.Type.String() }},
+	{"query", func(u *ftpurl.URL) string { return u.RawQuery }},
+	{"fragment", func(u *ftpurl.URL) string { return u.Fragment }},
+}
+
+// knownNames lists the template names for error messages.
+func knownNames() string {
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		names[i] = "{" + p.name + "}"
+	}
+	return strings.Join(names, " ")
+}
+
+// compileTemplate splits a -get template into pieces. "{name}" is a
+// part, "{{" a literal "{"; any other text, a lone "}" included, is
+// literal. An unknown name or an unclosed "{" is an error that lists the
+// known names.
+func compileTemplate(t string) ([]piece, error) {
+	pieces := []piece{}
+	var lit strings.Builder
+	for i := 0; i < len(t); {
+		if t[i] != '{' {
+			j := strings.IndexByte(t[i:], '{')
+			if j < 0 {
+				j = len(t) - i
+			}
+			lit.WriteString(t[i : i+j])
+			i += j
+			continue
+		}
+		if strings.HasPrefix(t[i:], "{{") {
+			lit.WriteByte('{')
+			i += 2
+			continue
+		}
+		j := strings.IndexByte(t[i:], '}')
+		if j < 0 {
+			return nil, fmt.Errorf("-get: %q has a %q without a closing %q (write {{ for a literal {); known names: %s",
+				t, "{", "}", knownNames())
+		}
+		name := t[i+1 : i+j]
+		get := lookupPart(name)
+		if get == nil {
+			return nil, fmt.Errorf("-get: unknown name {%s}; known names: %s", name, knownNames())
+		}
+		if lit.Len() > 0 {
+			pieces = append(pieces, piece{lit: lit.String()})
+			lit.Reset()
+		}
+		pieces = append(pieces, piece{part: get})
+		i += j + 1
+	}
+	if lit.Len() > 0 {
+		pieces = append(pieces, piece{lit: lit.String()})
+	}
+	return pieces, nil
+}
+
+func lookupPart(name string) func(*ftpurl.URL) string {
+	for _, p := range parts {
+		if p.name == name {
+			return p.get
+		}
+	}
+	return nil
+}
+
+// template prints u through the -get template.
+func (p *printer) template(u *ftpurl.URL) {
+	for _, pc := range p.cfg.get {
+		if pc.part == nil {
+			p.out.WriteString(pc.lit)
+		} else {
+			p.out.WriteString(pc.part(u))
+		}
+	}
+	p.out.WriteByte('\n')
+}
+
+// The escaping helpers let ftpurl's String do the escaping, so that a
+// part printed alone reads exactly as it does inside the URL: they
+// format a URL with only that part on the host "h" and cut the rest off.
+const escHost = "h"
+
+// escapeUser returns a user name escaped as String writes it.
+func escapeUser(name string) string {
+	s := ftpurl.URL{User: ftpurl.User(name), Host: escHost}.String()
+	return strings.TrimSuffix(strings.TrimPrefix(s, "ftp://"), "@"+escHost+"/")
+}
+
+// escapeSegment returns a path segment escaped as String writes it.
+func escapeSegment(seg string) string {
+	return strings.TrimPrefix(ftpurl.URL{Host: escHost, Name: seg}.String(), "ftp://"+escHost+"/")
+}
+
+// escapedPath returns u's path, from its first "/", escaped as String
+// writes it, without the typecode.
+func escapedPath(u *ftpurl.URL) string {
+	return strings.TrimPrefix(ftpurl.URL{Host: escHost, Dirs: u.Dirs, Name: u.Name}.String(), "ftp://"+escHost)
+}
