@@ -5,27 +5,30 @@ package ftpurl
 // in a component when its entry has the component's bit. "%" is in no
 // class: the scanners check escapes themselves.
 const (
-	cAlpha     uint16 = 1 << iota // ALPHA
-	cDigit                        // DIGIT
-	cHex                          // HEXDIG
-	cUser1738                     // RFC 1738 §5 user, password: uchar | ";" | "?" | "&" | "="
-	cSeg1738                      // RFC 1738 §5 fsegment: uchar | "?" | ":" | "@" | "&" | "="
-	cUser2396                     // RFC 2396 §3.2.2 userinfo: unreserved | ";" | ":" | "&" | "=" | "+" | "$" | ","
-	cSeg2396                      // RFC 2396 §3.3 pchar: unreserved | ":" | "@" | "&" | "=" | "+" | "$" | ","
-	cUser3986                     // 2011 draft §3.1 usp-char: unreserved | sub-delims
-	cSeg3986                      // 2011 draft §3.1 pchar-nsc: unreserved | sub-delims but ";" | ":" | "@"
-	cQuery3986                    // RFC 3986 §3.4, §3.5 query, fragment: pchar | "/" | "?"
-	cPrint                        // printable ASCII, space included (Lenient)
-	cHostName                     // ALPHA | DIGIT | "-" | "." | "_": what a host name may hold
-	cAuthEnd                      // "/" "?" "#": ends the authority (RFC 3986 §3.2)
+	cAlpha       uint32 = 1 << iota // ALPHA
+	cDigit                          // DIGIT
+	cHex                            // HEXDIG
+	cUser1738                       // RFC 1738 §5 user, password: uchar | ";" | "?" | "&" | "="
+	cSeg1738                        // RFC 1738 §5 fsegment: uchar | "?" | ":" | "@" | "&" | "="
+	cUser2396                       // RFC 2396 §3.2.2 userinfo: unreserved | ";" | ":" | "&" | "=" | "+" | "$" | ","
+	cSeg2396                        // RFC 2396 §3.3 pchar: unreserved | ":" | "@" | "&" | "=" | "+" | "$" | ","
+	cUser3986                       // 2011 draft §3.1 usp-char: unreserved | sub-delims
+	cSeg3986                        // 2011 draft §3.1 pchar-nsc: unreserved | sub-delims but ";" | ":" | "@"
+	cQuery3986                      // RFC 3986 §3.4, §3.5 query, fragment: pchar | "/" | "?"
+	cPrint                          // printable ASCII, space included (Lenient)
+	cPathLenient                    // cPrint but "/" "?" "#" ";": a Lenient path segment
+	cHostName                       // ALPHA | DIGIT | "-" | "." | "_": what a host name may hold
+	cAuthority                      // "/" "?" "#" "@" ":" "]": the bytes that split an authority (RFC 3986 §3.2)
+	cUpper                          // "A".."Z"
+	cUnderscore                     // "_"
 
 	// allowUCS is never in the table: a scanner given it accepts RFC 3987
 	// ucschar (Lenient).
-	allowUCS uint16 = 1 << 15
+	allowUCS uint32 = 1 << 31
 )
 
-var chars = func() (t [256]uint16) {
-	set := func(bits uint16, s string) {
+var chars = func() (t [256]uint32) {
+	set := func(bits uint32, s string) {
 		for i := 0; i < len(s); i++ {
 			t[s[i]] |= bits
 		}
@@ -56,8 +59,15 @@ var chars = func() (t [256]uint16) {
 			t[c] |= cPrint
 		}
 	}
+	for c := 0x20; c < 0x7F; c++ {
+		if c != '%' && c != '/' && c != '?' && c != '#' && c != ';' {
+			t[c] |= cPathLenient
+		}
+	}
 	set(cHostName, alpha+digit+"-._")
-	set(cAuthEnd, "/?#")
+	set(cAuthority, "/?#@:]")
+	set(cUpper, alpha[:26])
+	set(cUnderscore, "_")
 	return t
 }()
 

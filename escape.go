@@ -29,7 +29,7 @@ const upperhex = "0123456789ABCDEF"
 // escapedLen returns the length of s once every byte not in class m is
 // percent-encoded. With keep, a valid escape "%XX" in s stays as it is
 // (its hex digits upper-cased), as in a query, which is kept escaped.
-func escapedLen(s string, m uint16, keep bool) int {
+func escapedLen(s string, m uint32, keep bool) int {
 	n := len(s)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -47,7 +47,7 @@ func escapedLen(s string, m uint16, keep bool) int {
 
 // writeEscaped writes s to b with every byte not in class m
 // percent-encoded in upper-case hex; with keep, as escapedLen says.
-func writeEscaped(b *strings.Builder, s string, m uint16, keep bool) {
+func writeEscaped(b *strings.Builder, s string, m uint32, keep bool) {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -71,7 +71,7 @@ func writeEscaped(b *strings.Builder, s string, m uint16, keep bool) {
 }
 
 // needsEscaping reports whether writeEscaped would change s.
-func needsEscaping(s string, m uint16, keep bool) bool {
+func needsEscaping(s string, m uint32, keep bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if chars[c]&m != 0 {
@@ -89,7 +89,7 @@ func needsEscaping(s string, m uint16, keep bool) bool {
 
 // escape returns s as writeEscaped writes it, and s itself when nothing
 // changes.
-func escape(s string, m uint16, keep bool) string {
+func escape(s string, m uint32, keep bool) string {
 	if !needsEscaping(s, m, keep) {
 		return s
 	}

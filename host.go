@@ -21,6 +21,11 @@ func (p *parser) host(lo, hi int) string {
 	if s[lo] == '[' {
 		return p.ipLiteral(lo, hi)
 	}
+	// Most hosts are ASCII names: one pass. Any fault or other byte
+	// takes the path below, which says what is wrong and where.
+	if name, detail := normalizeName(p.g, s[lo:hi], false); detail == "" {
+		return name
+	}
 	ok, pct, nonASCII := true, false, false
 	for i := lo; i < hi; i++ {
 		c := s[i]
@@ -60,7 +65,8 @@ func (p *parser) host(lo, hi int) string {
 
 // normalizeName checks a decoded host name h and returns it in lower
 // case with every label an A-label. idn says that h may hold non-ASCII;
-// an ASCII name with no "xn--" label never reaches idna. On failure it
+// an ASCII name with no label that starts with the ACE prefix "xn--"
+// (RFC 5890 §2.3.2.1, any case) never reaches idna. On failure it
 // returns a detail for ErrHost.
 //
 // Every grammar: labels of letters, digits, "-" and "_", and an optional
@@ -70,13 +76,10 @@ func (p *parser) host(lo, hi int) string {
 // or end with "-", no "_", a top label that starts with a letter, and
 // (RFC 1738 only) no final dot.
 func normalizeName(g Grammar, h string, idn bool) (string, string) {
-	if idn && !utf8.ValidString(h) {
-		return "", "host is not valid UTF-8 once percent-decoded"
-	}
-	if !idn {
-		idn = hasACELabel(h)
-	}
 	if idn {
+		if !utf8.ValidString(h) {
+			return "", "host is not valid UTF-8 once percent-decoded"
+		}
 		a, err := toASCII(h)
 		if err != nil {
 			return "", err.Error()
@@ -84,13 +87,6 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 		h = a
 	}
 	strict := g == RFC1738 || g == RFC2396
-	var (
-		upper      bool
-		start      int  // start of the current label
-		allDigits  bool // the current label is all digits
-		lastDigits bool // the last label is all digits
-		lastHex    bool // the last label starts with "0x"
-	)
 	end := len(h)
 	if end > 0 && h[end-1] == '.' {
 		if g == RFC1738 {
@@ -98,42 +94,47 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 		}
 		end--
 	}
-	allDigits = true
-	for i := 0; i <= end; i++ {
-		if i == end || h[i] == '.' {
-			label := h[start:i]
-			if label == "" {
-				return "", "empty label in host name"
+	var any uint32 // the classes of every byte, or-ed
+	for start := 0; start <= end; {
+		if !idn && end-start >= 4 && h[start]|0x20 == 'x' && hasPrefixFold(h[start:], "xn--") {
+			return normalizeName(g, h, true) // an A-label must be valid
+		}
+		// One label: or and and of its bytes' classes.
+		i, or, and := start, uint32(0), ^uint32(0)
+		for ; i < end && h[i] != '.'; i++ {
+			f := chars[h[i]]
+			or |= f
+			and &= f
+		}
+		label := h[start:i]
+		switch {
+		case label == "":
+			return "", "empty label in host name"
+		case and&cHostName == 0 || strict && or&cUnderscore != 0:
+			for k := 0; k < len(label); k++ {
+				if c := label[k]; chars[c]&cHostName == 0 || strict && c == '_' {
+					return "", fmt.Sprintf("character %q not allowed in a host name", c)
+				}
 			}
-			if strict && (label[0] == '-' || label[len(label)-1] == '-') {
-				return "", fmt.Sprintf("label %q begins or ends with \"-\" (RFC 1738 §5)", label)
+		case strict && (label[0] == '-' || label[len(label)-1] == '-'):
+			return "", fmt.Sprintf("label %q begins or ends with \"-\" (RFC 1738 §5)", label)
+		}
+		any |= or
+		if i == end {
+			// The last label: all digits, or "0x", means a number.
+			if and&cDigit != 0 || len(label) >= 2 && label[0] == '0' && label[1]|0x20 == 'x' {
+				if end != len(h) || !isDottedQuad(h) {
+					return "", "a numeric host must be an IPv4 address: four decimal numbers 0-255 without leading zeros"
+				}
+				return h, ""
 			}
-			lastDigits = allDigits
-			lastHex = len(label) >= 2 && label[0] == '0' && (label[1] == 'x' || label[1] == 'X')
-			if strict && i == end && !lastDigits && chars[label[0]]&cAlpha == 0 {
+			if strict && chars[label[0]]&cAlpha == 0 {
 				return "", fmt.Sprintf("top label %q must start with a letter (RFC 1738 §5)", label)
 			}
-			start, allDigits = i+1, true
-			continue
 		}
-		c := h[i]
-		if chars[c]&cHostName == 0 || strict && c == '_' {
-			return "", fmt.Sprintf("character %q not allowed in a host name", c)
-		}
-		if chars[c]&cDigit == 0 {
-			allDigits = false
-		}
-		if 'A' <= c && c <= 'Z' {
-			upper = true
-		}
+		start = i + 1
 	}
-	if lastDigits || lastHex {
-		if end != len(h) || !isDottedQuad(h) {
-			return "", "a numeric host must be an IPv4 address: four decimal numbers 0-255 without leading zeros"
-		}
-		return h, ""
-	}
-	if upper {
+	if any&cUpper != 0 {
 		h = strings.ToLower(h)
 	}
 	return h, ""
@@ -144,17 +145,6 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 func isDottedQuad(s string) bool {
 	a, err := netip.ParseAddr(s)
 	return err == nil && a.Is4()
-}
-
-// hasACELabel reports whether the ASCII name h has a label that starts
-// with the ACE prefix "xn--" (RFC 5890 §2.3.2.1), in any case.
-func hasACELabel(h string) bool {
-	for i := 0; i+4 <= len(h); i++ {
-		if (i == 0 || h[i-1] == '.') && hasPrefixFold(h[i:], "xn--") {
-			return true
-		}
-	}
-	return false
 }
 
 // toASCII converts a Unicode or ACE host name to A-labels with the idna

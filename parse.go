@@ -63,20 +63,11 @@ func parse(g Grammar, s string) (*URL, error) {
 	u := &a.url
 
 	i, authority := p.scheme()
-	end := len(s) // end of the path
 	if authority {
-		end = p.authority(u, &a.user, i)
-		i = end
-	}
-	// The path ends at "#", and at "?" but in RFC 1738, where "?" is an
-	// ordinary path character (§5 fsegment).
-	for ; end < len(s); end++ {
-		if c := s[end]; c == '#' || c == '?' && g != RFC1738 {
-			break
-		}
+		i = p.authority(u, &a.user, i)
 	}
 	u.Dirs = a.dirs[:0]
-	p.path(u, i, end)
+	end := p.path(u, i)
 	if end < len(s) && s[end] == '?' {
 		end = p.query(u, end)
 	}
@@ -137,14 +128,26 @@ func (p *parser) scheme() (int, bool) {
 func (p *parser) authority(u *URL, ui *Userinfo, i int) int {
 	s := p.s
 	end := i
-	at := -1
+	at, colon, close := -1, -1, -1 // the last "@", ":" and "]"
+loop:
 	for ; end < len(s); end++ {
 		c := s[end]
-		if chars[c]&cAuthEnd != 0 && (c != '?' || p.g != RFC1738) {
-			break
+		if chars[c]&cAuthority == 0 {
+			continue
 		}
-		if c == '@' {
+		switch c {
+		case '@':
 			at = end // the last "@" ends the userinfo
+		case ':':
+			colon = end
+		case ']':
+			close = end
+		case '?':
+			if p.g != RFC1738 {
+				break loop
+			}
+		default: // "/", "#"
+			break loop
 		}
 	}
 	h := i
@@ -153,10 +156,13 @@ func (p *parser) authority(u *URL, ui *Userinfo, i int) int {
 		u.User = ui
 		h = at + 1
 	}
-	hostEnd, portStart := p.splitPort(h, end)
-	u.Host = p.host(h, hostEnd)
-	if portStart >= 0 {
-		u.Port = p.port(portStart, end)
+	// The port follows the last ":" of the host, unless that ":" is
+	// inside an IP literal's brackets.
+	if colon > at && colon > close {
+		u.Host = p.host(h, colon)
+		u.Port = p.port(colon+1, end)
+	} else {
+		u.Host = p.host(h, end)
 	}
 	return end
 }
@@ -186,7 +192,7 @@ func (p *parser) userinfo(ui *Userinfo, lo, hi int) {
 	}
 }
 
-func (p *parser) userClass() uint16 {
+func (p *parser) userClass() uint32 {
 	switch p.g {
 	case RFC1738:
 		return cUser1738
@@ -203,22 +209,6 @@ func unescapeIf(s string, pct bool) string {
 		return unescape(s)
 	}
 	return s
-}
-
-// splitPort returns where the host text in s[lo:hi] ends and where the
-// port begins (-1: no ":"). An IP literal's colons are inside brackets.
-func (p *parser) splitPort(lo, hi int) (hostEnd, portStart int) {
-	s := p.s
-	from := lo
-	if lo < hi && s[lo] == '[' {
-		if j := strings.IndexByte(s[lo:hi], ']'); j >= 0 {
-			from = lo + j
-		}
-	}
-	if j := strings.LastIndexByte(s[from:hi], ':'); j >= 0 {
-		return from + j, from + j + 1
-	}
-	return hi, -1
 }
 
 // port parses the decimal port in s[lo:hi]: 1..65535, leading zeros
@@ -277,84 +267,122 @@ func (p *parser) failByte(i int, err error, part string, c byte) {
 // escape. Faults are ErrEscape for a bad escape, ErrControl for a
 // control character (also an escaped one when ctl is set), and err
 // otherwise. With allowUCS in m it accepts RFC 3987 ucschar as UTF-8.
-func (p *parser) scan(lo, hi int, m uint16, err error, part string, ctl bool) (pct bool) {
+func (p *parser) scan(lo, hi int, m uint32, err error, part string, ctl bool) (pct bool) {
 	s := p.s
 	for i := lo; i < hi; {
+		if chars[s[i]]&m != 0 {
+			i++
+			continue
+		}
+		if s[i] == '%' {
+			pct = true
+		}
+		i += p.other(i, hi, m, err, part, ctl)
+	}
+	return pct
+}
+
+// other checks the byte at s[i], which is not in class m, and returns
+// how many bytes it takes: 3 for a valid escape (decoding to a control
+// character is a fault when ctl is set), the UTF-8 length of a ucschar
+// when m has allowUCS, and 1 for a fault.
+func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) int {
+	s := p.s
+	c := s[i]
+	switch {
+	case c == '%':
+		if i+2 >= hi || !ishex(s[i+1]) || !ishex(s[i+2]) {
+			p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
+			return 1
+		}
+		if d := unhex(s[i+1])<<4 | unhex(s[i+2]); ctl && isControl(d) {
+			if err == ErrUserinfo {
+				p.fail(i, ErrControl, "percent-encoded control character in the "+part)
+			} else {
+				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
+			}
+		}
+		return 3
+	case c >= utf8.RuneSelf && m&allowUCS != 0:
+		r, size := utf8.DecodeRuneInString(s[i:hi])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			p.fail(i, err, fmt.Sprintf("invalid UTF-8 in the %s", part))
+		case err == ErrUserinfo:
+			if !isUCSChar(r) {
+				p.fail(i, err, "character not allowed in the "+part)
+			}
+		case !isUCSChar(r):
+			p.fail(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part))
+		}
+		return size
+	}
+	p.failByte(i, err, part, c)
+	return 1
+}
+
+// path parses the path that starts at s[lo], up to the "#", or "?" but
+// in RFC 1738, that ends it, and returns that end. It splits on raw "/"
+// only and decodes each segment on its own, so "%2F" stays inside its
+// segment (RFC 1738 §3.2.2); then it takes a final ";type=X" off the
+// last segment (2011 draft §3.1). One pass, one table look-up a byte.
+func (p *parser) path(u *URL, lo int) int {
+	s := p.s
+	m := p.segClass()
+	i := lo
+	if i < len(s) && s[i] == '/' {
+		i++
+	} // else the path is empty, or this is "ftp:path" after a scheme fault
+	start := i   // of the current segment
+	pct := false // the current segment holds an escape
+	semi := -1   // the first ";" of the current segment
+	strict := p.g != Lenient
+loop:
+	for i < len(s) {
 		c := s[i]
 		if chars[c]&m != 0 {
 			i++
 			continue
 		}
 		switch {
+		case c == '/':
+			if semi >= 0 && strict {
+				p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
+			}
+			u.Dirs = append(u.Dirs, unescapeIf(s[start:i], pct))
+			i++
+			start, pct, semi = i, false, -1
+			continue
+		case c == '#' || c == '?' && p.g != RFC1738:
+			break loop
+		case c == ';':
+			// Data in Lenient; in the strict grammars only the final
+			// ";type=", which is known once the segment ends.
+			if semi < 0 {
+				semi = i
+			}
+			i++
+			continue
 		case c == '%':
-			if i+2 >= hi || !ishex(s[i+1]) || !ishex(s[i+2]) {
-				p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
-				i++
-				continue
-			}
-			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); ctl && isControl(d) {
-				if err == ErrUserinfo {
-					p.fail(i, ErrControl, "percent-encoded control character in the "+part)
-				} else {
-					p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
-				}
-			}
 			pct = true
-			i += 3
-			continue
-		case c >= utf8.RuneSelf && m&allowUCS != 0:
-			r, size := utf8.DecodeRuneInString(s[i:hi])
-			switch {
-			case r == utf8.RuneError && size == 1:
-				p.fail(i, err, fmt.Sprintf("invalid UTF-8 in the %s", part))
-			case err == ErrUserinfo:
-				if !isUCSChar(r) {
-					p.fail(i, err, "character not allowed in the "+part)
-				}
-			case !isUCSChar(r):
-				p.fail(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part))
-			}
-			i += size
-			continue
 		}
-		p.failByte(i, err, part, c)
-		i++
+		i += p.other(i, len(s), m, ErrPath, "path", true)
 	}
-	return pct
-}
-
-// path parses s[lo:hi], which is empty or starts with "/": it splits on
-// raw "/" only and decodes each segment on its own, so "%2F" stays
-// inside its segment (RFC 1738 §3.2.2); then it takes a final ";type=X"
-// off the last segment (2011 draft §3.1).
-func (p *parser) path(u *URL, lo, hi int) {
-	s := p.s
-	if lo == hi {
-		return // a missing path is "/" (2011 draft §3.2.3)
+	if start == lo && i == lo {
+		return i // no path: the same as "/" (2011 draft §3.2.3)
 	}
-	m := p.segClass()
-	first := lo + 1
-	if s[lo] != '/' {
-		first = lo // only after a scheme fault: "ftp:path" has no "//"
+	name, code, at := splitTypecode(s[start:i])
+	if semi >= 0 && strict && semi < start+len(name) {
+		p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
 	}
-	last := first - 1
-	if j := strings.LastIndexByte(s[lo:hi], '/'); j >= 0 {
-		last = lo + j
-	}
-	for i := first; i <= last; {
-		j := i + strings.IndexByte(s[i:last+1], '/')
-		u.Dirs = append(u.Dirs, unescapeIf(s[i:j], p.segment(i, j, m)))
-		i = j + 1
-	}
-	name, code, at := splitTypecode(s[last+1 : hi])
-	nameEnd := last + 1 + len(name)
-	u.Name = unescapeIf(name, p.segment(last+1, nameEnd, m))
+	u.Name = unescapeIf(name, pct && strings.IndexByte(name, '%') >= 0)
 	if at >= 0 {
-		u.Type = p.typecode(nameEnd, code)
+		u.Type = p.typecode(start+at, code)
 	}
+	return i
 }
 
-func (p *parser) segClass() uint16 {
+func (p *parser) segClass() uint32 {
 	switch p.g {
 	case RFC1738:
 		return cSeg1738
@@ -363,22 +391,12 @@ func (p *parser) segClass() uint16 {
 	case RFC3986:
 		return cSeg3986
 	}
-	return cPrint | allowUCS // "?" and "#" end the path before a segment
-}
-
-// segment checks one path segment. A ";" that is not the final
-// ";type=" is data in Lenient and a fault in the strict grammars.
-func (p *parser) segment(lo, hi int, m uint16) bool {
-	if p.g != Lenient {
-		if j := strings.IndexByte(p.s[lo:hi], ';'); j >= 0 {
-			p.fail(lo+j, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
-		}
-	}
-	return p.scan(lo, hi, m, ErrPath, "path", true)
+	return cPathLenient | allowUCS
 }
 
 // typecode checks the text after a final ";type=", which starts at
 // offset semi with the ";": exactly one letter that the grammar allows.
+// Path already checked its bytes for escapes and control characters.
 func (p *parser) typecode(semi int, code string) Typecode {
 	if len(code) == 1 {
 		if t, ok := Typecode(code[0]).lower(); ok {
@@ -394,9 +412,6 @@ func (p *parser) typecode(semi int, code string) Typecode {
 	} else {
 		p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
 	}
-	// An escape or control character in the code ranks before it.
-	from := semi + len(typeParam)
-	p.scan(from, from+len(code), cPrint|allowUCS, ErrTypecode, "typecode", true)
 	return 0
 }
 
