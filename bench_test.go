@@ -126,7 +126,7 @@ func TestBenchCorporaParse(t *testing.T) {
 		} {
 			t.Logf("%s: %s: %d of %d URLs", c.file, f.what, f.got, n)
 			if share := 100 * f.got / n; share < f.min || share > f.max {
-				t.Errorf("%s: %d URLs with a %s (%d%%), want %d%% to %d%%", c.file, f.got, f.what, pct, f.min, f.max)
+				t.Errorf("%s: %s: %d URLs (%d%%), want %d%% to %d%%", c.file, f.what, f.got, share, f.min, f.max)
 			}
 		}
 	}

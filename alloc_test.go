@@ -1,0 +1,250 @@
+package ftpurl
+
+// The allocation budgets of issue 4, held by testing.AllocsPerRun so
+// that they cannot regress, and the proof that ASCII host names never
+// reach idna (DESIGN.md "Parts": Host).
+
+import (
+	"strings"
+	"testing"
+)
+
+// allocRuns is how many runs AllocsPerRun averages.
+const allocRuns = 100
+
+// withinBudget reports whether a raw URL is one the budget of one
+// allocation per Parse covers: it has no escape, its host is already in
+// the form Parse gives (lower case; an IPv6 literal in RFC 5952 form),
+// and it has at most four directories. Hosts with an "xn--" label are
+// left out: DESIGN.md sends them through idna, which allocates.
+func withinBudget(raw string, u *URL) bool {
+	host := rawHostOf(raw)
+	if strings.HasPrefix(host, "[") {
+		host = strings.Trim(host, "[]")
+	}
+	return !strings.Contains(raw, "%") && host == u.Host && !hasXNLabel(host) && len(u.Dirs) <= 4
+}
+
+// TestParseAllocatesOnceWithinBudget holds issue 4's budget: at most
+// one allocation per Parse when the URL has no escape, its host is
+// already lower case, and it has at most four directories (the URL,
+// its Userinfo and four directories share one allocation).
+func TestParseAllocatesOnceWithinBudget(t *testing.T) {
+	for _, s := range []string{
+		"ftp://ftp.freebsd.org",
+		"ftp://ftp.freebsd.org/",
+		"ftp://ftp.freebsd.org/pub/FreeBSD/ports/distfiles/gcc-4.8.2.tar.bz2", // four directories
+		"ftp://ftp.freebsd.org/pub/FreeBSD/ports/distfiles/",
+		"ftp://user:secret@ftp.example.org:2121/pub/file.txt;type=i",
+		"ftp://@ftp.example.org/a/b/",
+		"ftp://anonymous:@ftp.example.org/a//b/;TYPE=D",
+		"FTP://ftp.example.org./pub/../README",
+		"ftp://192.0.2.1/pub/",
+		"ftp://[2001:db8::1]/pub/",
+		"ftp://ftp.example.org/pub/README?raw=1#top",
+		"ftp://ftp.example.org/café/文書.txt",                 // raw UCS: Lenient, nothing to decode
+		"ftp://ftp.example.org/My Documents/a;b.txt;type=a", // raw space and ";" as data
+	} {
+		if _, err := Parse(s); err != nil {
+			t.Errorf("Parse(%q): %v", s, err)
+			continue
+		}
+		if n := testing.AllocsPerRun(allocRuns, func() { sinkURL, _ = Parse(s) }); n > 1 {
+			t.Errorf("Parse(%q): %v allocations, want at most 1", s, n)
+		}
+	}
+}
+
+// TestParseAllocatesOnceOnCorpora holds the same budget on every URL
+// of both benchmark corpora that it covers.
+func TestParseAllocatesOnceOnCorpora(t *testing.T) {
+	for _, c := range benchCorpora {
+		urls := readCorpus(t, c.file)
+		covered := 0
+		for i, u := range parseCorpus(t, urls) {
+			s := urls[i]
+			if !withinBudget(s, u) {
+				continue
+			}
+			covered++
+			if n := testing.AllocsPerRun(allocRuns, func() { sinkURL, _ = Parse(s) }); n > 1 {
+				t.Errorf("%s:%d: Parse(%q): %v allocations, want at most 1", c.file, i+1, s, n)
+			}
+		}
+		// The test must test something: a good share of each corpus.
+		if covered < len(urls)/3 {
+			t.Errorf("%s: only %d of %d URLs within the budget", c.file, covered, len(urls))
+		}
+	}
+}
+
+// TestParseAllocationsBeyondBudget holds what each thing outside the
+// budget costs: one more allocation, never more.
+func TestParseAllocationsBeyondBudget(t *testing.T) {
+	for _, tt := range []struct {
+		why  string
+		url  string
+		max  float64
+		host string
+	}{
+		{"upper-case host is lowered", "ftp://FTP.FreeBSD.org/pub/", 2, "ftp.freebsd.org"},
+		{"five directories outgrow the four in the URL's allocation", "ftp://h.example/a/b/c/d/e/f", 2, "h.example"},
+		{"an escaped segment is decoded", "ftp://h.example/a/My%20Documents/f", 2, "h.example"},
+		{"an escaped name is decoded", "ftp://h.example/a/%E9t%E9.txt", 2, "h.example"},
+	} {
+		u, err := Parse(tt.url)
+		if err != nil {
+			t.Errorf("%s: Parse(%q): %v", tt.why, tt.url, err)
+			continue
+		}
+		if u.Host != tt.host {
+			t.Errorf("%s: Parse(%q).Host = %q, want %q", tt.why, tt.url, u.Host, tt.host)
+		}
+		if n := testing.AllocsPerRun(allocRuns, func() { sinkURL, _ = Parse(tt.url) }); n > tt.max {
+			t.Errorf("%s: Parse(%q): %v allocations, want at most %v", tt.why, tt.url, n, tt.max)
+		}
+	}
+}
+
+// TestStringAllocatesOnce holds issue 4's budget for String: one
+// allocation (the result), whatever the parsed URL holds, IPv6 hosts,
+// escapes and IRIs included. Redacted is String with the password
+// replaced, and is held to the same budget.
+func TestStringAllocatesOnce(t *testing.T) {
+	for _, c := range benchCorpora {
+		for i, u := range parseCorpus(t, readCorpus(t, c.file)) {
+			if n := testing.AllocsPerRun(allocRuns, func() { sinkString = u.String() }); n > 1 {
+				t.Errorf("%s:%d: String() of %q: %v allocations, want at most 1", c.file, i+1, u.String(), n)
+			}
+			if n := testing.AllocsPerRun(allocRuns, func() { sinkString = u.Redacted() }); n > 1 {
+				t.Errorf("%s:%d: Redacted() of %q: %v allocations, want at most 1", c.file, i+1, u.Redacted(), n)
+			}
+		}
+	}
+}
+
+// countIDNA replaces lookupToASCII, the core's one way into idna, with
+// a counting wrapper until the test ends. Tests that use it must not
+// call t.Parallel: the variable is global.
+func countIDNA(t *testing.T) *int {
+	t.Helper()
+	calls := new(int)
+	orig := lookupToASCII
+	lookupToASCII = func(s string) (string, error) {
+		*calls++
+		return orig(s)
+	}
+	t.Cleanup(func() { lookupToASCII = orig })
+	return calls
+}
+
+// TestASCIIHostsNeverReachIDNA proves DESIGN.md "Parts" (Host): an
+// ASCII name with no label beginning "xn--" (any case) is lower-cased
+// and never reaches idna, in every grammar, whether it was written raw
+// or percent-encoded, and also when String normalizes a host set by
+// hand.
+func TestASCIIHostsNeverReachIDNA(t *testing.T) {
+	calls := countIDNA(t)
+	for _, tt := range []struct {
+		g    Grammar
+		url  string
+		host string
+	}{
+		{Lenient, "ftp://ftp.example.org/", "ftp.example.org"},
+		{Lenient, "ftp://FTP.Example.ORG/pub/", "ftp.example.org"},
+		{Lenient, "ftp://a_b.example/", "a_b.example"},
+		{Lenient, "ftp://ab--cd.example/", "ab--cd.example"}, // "--" but not "xn--" at a label's start
+		{Lenient, "ftp://axn--b.example/", "axn--b.example"}, // "xn--" inside a label
+		{Lenient, "ftp://xn-b.example./", "xn-b.example."},   // not the ACE prefix
+		{Lenient, "ftp://ex%61mple.org/", "example.org"},     // percent-encoded ASCII (RFC 3986 §3.2.2)
+		{Lenient, "ftp://a%5Fb.example/", "a_b.example"},     // the same name as "a_b.example"
+		{RFC3986, "ftp://EX%41MPLE.org/", "example.org"},     // reg-name may be percent-encoded
+		{Lenient, "ftp://192.0.2.1/", "192.0.2.1"},           // dotted quad
+		{Lenient, "ftp://[2001:DB8::1]/", "2001:db8::1"},     // IPv6 literal
+		{RFC1738, "ftp://ftp.Example.org/pub;type=d", "ftp.example.org"},
+		{RFC2396, "ftp://ftp.example.org/pub/", "ftp.example.org"},
+		{RFC3986, "ftp://user@ftp.example.org:2121/", "ftp.example.org"},
+	} {
+		*calls = 0
+		u, err := tt.g.Parse(tt.url)
+		if err != nil {
+			t.Errorf("%v.Parse(%q): %v", tt.g, tt.url, err)
+		} else if u.Host != tt.host {
+			t.Errorf("%v.Parse(%q).Host = %q, want %q", tt.g, tt.url, u.Host, tt.host)
+		}
+		if *calls != 0 {
+			t.Errorf("%v.Parse(%q) called idna %d times, want 0", tt.g, tt.url, *calls)
+		}
+	}
+
+	// Every host of the FreeBSD corpus is an ASCII name or a dotted quad.
+	*calls = 0
+	us := parseCorpus(t, readCorpus(t, "testdata/freebsd-mirrors.txt"))
+	if *calls != 0 {
+		t.Errorf("parsing testdata/freebsd-mirrors.txt called idna %d times, want 0", *calls)
+	}
+	*calls = 0
+	for _, u := range us {
+		sinkString = u.String()
+	}
+	if *calls != 0 {
+		t.Errorf("String of the FreeBSD corpus called idna %d times, want 0", *calls)
+	}
+
+	// A host set by hand is normalized by String (DESIGN.md "String"):
+	// lower-casing an ASCII name needs no idna either.
+	for _, tt := range []struct{ host, want string }{
+		{"FTP.Example.ORG", "ftp://ftp.example.org/"},
+		{"ftp.example.org", "ftp://ftp.example.org/"},
+	} {
+		*calls = 0
+		if got := (URL{Host: tt.host}).String(); got != tt.want {
+			t.Errorf("URL{Host: %q}.String() = %q, want %q", tt.host, got, tt.want)
+		}
+		if *calls != 0 {
+			t.Errorf("URL{Host: %q}.String() called idna %d times, want 0", tt.host, *calls)
+		}
+	}
+}
+
+// TestIDNHostsReachIDNA is the other half of the proof: the counting
+// wrapper does see the names that must go through idna (DESIGN.md
+// "Parts": any other name goes through idna.Lookup.ToASCII), Unicode
+// (2011 draft §6), percent-encoded UTF-8 (RFC 3986 §3.2.2) and "xn--"
+// in any case (RFC 5890 §2.3.2.1).
+func TestIDNHostsReachIDNA(t *testing.T) {
+	calls := countIDNA(t)
+	for _, tt := range []struct {
+		g    Grammar
+		url  string
+		host string
+	}{
+		{Lenient, "ftp://bücher.example/", "xn--bcher-kva.example"},
+		{Lenient, "ftp://FTP.Bücher.example/", "ftp.xn--bcher-kva.example"},
+		{Lenient, "ftp://b%C3%BCcher.example/", "xn--bcher-kva.example"},
+		{RFC3986, "ftp://b%C3%BCcher.example/", "xn--bcher-kva.example"},
+		{Lenient, "ftp://xn--bcher-kva.example/", "xn--bcher-kva.example"},
+		{Lenient, "ftp://ftp.XN--bcher-kva.example/", "ftp.xn--bcher-kva.example"},
+		{RFC1738, "ftp://xn--bcher-kva.example/", "xn--bcher-kva.example"},
+		{RFC2396, "ftp://ftp.xn--bcher-kva.example/", "ftp.xn--bcher-kva.example"},
+	} {
+		*calls = 0
+		u, err := tt.g.Parse(tt.url)
+		if err != nil {
+			t.Errorf("%v.Parse(%q): %v", tt.g, tt.url, err)
+		} else if u.Host != tt.host {
+			t.Errorf("%v.Parse(%q).Host = %q, want %q", tt.g, tt.url, u.Host, tt.host)
+		}
+		if *calls == 0 {
+			t.Errorf("%v.Parse(%q) never called idna, want at least once", tt.g, tt.url)
+		}
+	}
+	// An invalid A-label is refused by idna, so it must have been asked.
+	*calls = 0
+	if _, err := Parse("ftp://xn--a.example/"); err == nil {
+		t.Errorf(`Parse("ftp://xn--a.example/") succeeded, want ErrHost from idna`)
+	}
+	if *calls == 0 {
+		t.Errorf(`Parse("ftp://xn--a.example/") never called idna, want at least once`)
+	}
+}
