@@ -1,17 +1,182 @@
 package ftpurl
 
-// STUB: owned by the Login/Plan work (issue 3); replace entirely.
+import (
+	"fmt"
+	"net/netip"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
-// A Method is how a Plan changes directory.
+// Login and Plan turn a URL into what an FTP client sends: the USER and
+// PASS arguments, then the commands of the 2011 draft §3.2.3 (CWD, TYPE,
+// and RETR, LIST or NLST). Neither ever hands back an argument that holds
+// CR, LF or NUL, whatever built the URL value: RFC 959 §4.1.3 ends a
+// command at CRLF, so such an argument would smuggle in a command of its
+// own, and a NUL cuts a C server's argument short.
+
+// The anonymous convention (RFC 1635; 2011 draft §3.2.2; 1997 draft
+// §2.1). The draft asks for "guest" or an e-mail address that is not a
+// real one; "anonymous@" is the form browsers and most clients send.
+const (
+	anonymousUser     = "anonymous"
+	anonymousPassword = "anonymous@"
+)
+
+// Login returns the arguments of the USER and PASS commands (2011 draft
+// §3.2.2, 1997 draft §2.1), and ok false when the caller must ask the
+// user for a password, or the URL cannot log in at all:
+//
+//   - no userinfo ("ftp://host/"): "anonymous", "anonymous@", true, the
+//     anonymous convention of RFC 1635;
+//   - a user and a password ("ftp://u:p@host/", also "ftp://u:@host/"
+//     with an empty password): both, true;
+//   - a user without a password ("ftp://u@host/"): the user, "", false;
+//     the draft says to ask the user for one if the server wants it (331);
+//   - except the anonymous user names "anonymous" and "ftp" without a
+//     password, which get "anonymous@" and ok true. They are compared
+//     in any ASCII case, as servers do (vsftpd upper-cases USER before it
+//     compares); the user name is returned as the URL has it;
+//   - an empty user name ("ftp://@host/", "ftp://:secret@host/") means
+//     "anonymous", with the URL's password when it has one (even an
+//     empty one) and "anonymous@" otherwise;
+//   - a user or password holding CR, LF or NUL, which only a URL value
+//     built by hand can have (Parse refuses every control character):
+//     "", "", false. Such a URL cannot log in safely (RFC 959 §4.1.3).
+//
+// Login of a nil *URL is "", "", false.
+func (u *URL) Login() (user, password string, ok bool) {
+	if u == nil {
+		return "", "", false
+	}
+	if u.User == nil {
+		return anonymousUser, anonymousPassword, true
+	}
+	name := u.User.username
+	pass, hasPass := u.User.Password()
+	if hasLineBreak(name) || hasLineBreak(pass) {
+		return "", "", false
+	}
+	switch {
+	case name == "":
+		if hasPass {
+			return anonymousUser, pass, true
+		}
+		return anonymousUser, anonymousPassword, true
+	case hasPass:
+		return name, pass, true
+	case isAnonymous(name):
+		return name, anonymousPassword, true
+	}
+	return name, "", false
+}
+
+// isAnonymous reports whether name is "anonymous" or "ftp" in any ASCII
+// case. It does not use strings.EqualFold, which would also take the
+// long s (U+017F) for "s" and the Kelvin sign (U+212A) for "k".
+func isAnonymous(name string) bool {
+	return asciiEqualFold(name, "anonymous") || asciiEqualFold(name, "ftp")
+}
+
+// asciiEqualFold reports whether s equals the lower-case ASCII string
+// lower, ignoring ASCII case only.
+func asciiEqualFold(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasLineBreak reports whether s holds CR, LF or NUL: the bytes that
+// end or cut short an FTP command (RFC 959 §4.1.3, §5.3.2).
+func hasLineBreak(s string) bool {
+	return strings.ContainsAny(s, "\r\n\x00")
+}
+
+// lineBreakName names the first CR, LF or NUL in s, for messages.
+func lineBreakName(s string) string {
+	switch s[strings.IndexAny(s, "\r\n\x00")] {
+	case '\r':
+		return "a carriage return (CR)"
+	case '\n':
+		return "a line feed (LF)"
+	}
+	return "a NUL byte"
+}
+
+// A Method is how a Plan walks the directories of the path to the
+// resource. Its names are curl's --ftp-method values.
 type Method int
 
 const (
-	MultiCWD  Method = iota // the default: one CWD per directory, as curl's default
-	SingleCWD               // one CWD with the directories joined
-	NoCWD                   // no CWD; the whole path goes in RETR, LIST or NLST
+	// MultiCWD, the default, sends one CWD per non-null directory, in
+	// order: the 2011 draft §3.2.3 (1), RFC 1738 §3.2.2, and curl's
+	// default.
+	MultiCWD Method = iota
+
+	// SingleCWD sends one CWD with the non-null directories joined by
+	// "/" (curl's --ftp-method singlecwd). It saves round trips, but
+	// the server must take "/" as its separator.
+	SingleCWD
+
+	// NoCWD sends no CWD: the joined directories and Name go in the
+	// argument of RETR, LIST or NLST (curl's --ftp-method nocwd). The
+	// 1997 draft §2.5 warns that this "may work on some systems, but
+	// clients MUST NOT rely upon it", and that it is the only way to
+	// reach a file below a directory the user may not enter.
+	NoCWD
 )
 
-// A PlanOption changes how Plan builds a Plan.
+var methodNames = [...]string{
+	MultiCWD:  "multicwd",
+	SingleCWD: "singlecwd",
+	NoCWD:     "nocwd",
+}
+
+func (m Method) valid() bool { return 0 <= m && int(m) < len(methodNames) }
+
+// String returns "multicwd", "singlecwd" or "nocwd", the names curl's
+// --ftp-method option takes, and "Method(n)" for any other value.
+func (m Method) String() string {
+	if m.valid() {
+		return methodNames[m]
+	}
+	return "Method(" + strconv.Itoa(int(m)) + ")"
+}
+
+// MarshalText returns the name that String returns, so that a Method
+// can be a flag (flag.TextVar) or a configuration value. An unknown
+// Method is an error.
+func (m Method) MarshalText() ([]byte, error) {
+	if !m.valid() {
+		return nil, fmt.Errorf("ftpurl: unknown method %d", int(m))
+	}
+	return []byte(methodNames[m]), nil
+}
+
+// UnmarshalText sets m to the method named by text, one of the names
+// that String returns, in any ASCII case.
+func (m *Method) UnmarshalText(text []byte) error {
+	for i, name := range methodNames {
+		if asciiEqualFold(string(text), name) {
+			*m = Method(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("ftpurl: unknown method %q (want multicwd, singlecwd or nocwd)", text)
+}
+
+// A PlanOption changes how Plan builds a Plan. The options are
+// WithMethod and WithAbsolutePaths; a nil PlanOption is ignored.
 type PlanOption func(*planConfig)
 
 type planConfig struct {
@@ -19,26 +184,92 @@ type planConfig struct {
 	absolute bool
 }
 
-// WithMethod selects how the Plan changes directory.
+// WithMethod selects how the Plan changes directory: MultiCWD (the
+// default), SingleCWD or NoCWD. Plan refuses a Method other than these
+// three with an *Error whose Err is ErrPath, rather than guess.
 func WithMethod(m Method) PlanOption { return func(c *planConfig) { c.method = m } }
 
-// WithAbsolutePaths makes the path start at the root.
+// WithAbsolutePaths reads the path from the root of the server's file
+// system, the convention that the 1997 draft §3.1 describes and that
+// browsers follow, instead of from the login directory as RFC 1738
+// §3.2.2 and the 2011 draft §3.2.3 do. The Plan then starts with
+// "CWD /" (MultiCWD), or the joined path gets a leading "/" (SingleCWD,
+// NoCWD). As that section proposes, a first directory "~" stands for
+// the login directory: it is dropped, and the path stays relative, so
+// ftp://host/~/foo/bar.html sends "CWD foo" and "RETR bar.html".
 func WithAbsolutePaths() PlanOption { return func(c *planConfig) { c.absolute = true } }
 
-// An Action is what a Plan does once it has reached the directory.
+// An Action is what a Plan does once it has reached the directory, as
+// the 2011 draft §3.2.3 step (4) decides it from Name and the typecode.
 type Action int
 
 const (
-	_              Action = iota
-	Retrieve              // RETR Name (4c)
-	List                  // LIST: a listing of the directory reached (4a)
-	NameList              // NLST [Name]: typecode d (4b; RFC 1738 §3.2.2)
-	RetrieveOrList        // Name may be a file or a directory (4d)
+	_ Action = iota
+
+	// Retrieve: RETR Name. The typecode is a, e, i or u, so Name is a
+	// file (4c).
+	Retrieve
+
+	// List: LIST, a listing of the directory reached. Name is empty
+	// and the typecode is not d (4a).
+	List
+
+	// NameList: NLST, or NLST Name when Name is not empty. The typecode
+	// is d (4b; RFC 1738 §3.2.2: "the client should obtain a list of
+	// file names using NLST").
+	NameList
+
+	// RetrieveOrList: Name may be a file or a directory (4d): there is
+	// no typecode, or one that is not defined (the draft's §3.2.3.1 says
+	// to ignore it). Commands renders RETR Name; when the server answers
+	// 550, the caller lists Name instead.
+	RetrieveOrList
 )
 
-func (a Action) String() string { return "" }
+var actionNames = [...]string{
+	Retrieve:       "retrieve",
+	List:           "list",
+	NameList:       "name-list",
+	RetrieveOrList: "retrieve-or-list",
+}
 
-// A Plan is what an FTP client sends after login.
+func (a Action) valid() bool { return 0 < a && int(a) < len(actionNames) }
+
+// String returns "retrieve", "list", "name-list" or "retrieve-or-list",
+// and "Action(n)" for any other value.
+func (a Action) String() string {
+	if a.valid() {
+		return actionNames[a]
+	}
+	return "Action(" + strconv.Itoa(int(a)) + ")"
+}
+
+// MarshalText returns the name that String returns, so that a Plan
+// encodes to JSON with a readable action. An unknown Action is an error.
+func (a Action) MarshalText() ([]byte, error) {
+	if !a.valid() {
+		return nil, fmt.Errorf("ftpurl: unknown action %d", int(a))
+	}
+	return []byte(actionNames[a]), nil
+}
+
+// UnmarshalText sets a to the action named by text, one of the names
+// that String returns, in any ASCII case.
+func (a *Action) UnmarshalText(text []byte) error {
+	for i, name := range actionNames {
+		if i > 0 && asciiEqualFold(string(text), name) {
+			*a = Action(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("ftpurl: unknown action %q (want retrieve, list, name-list or retrieve-or-list)", text)
+}
+
+// A Plan is what an FTP client sends for a URL after it has logged in
+// (see URL.Login): the arguments of the 2011 draft §3.2's HOST and
+// §3.2.3's commands. Commands renders them as lines. A Plan holds
+// decoded octets: an argument may hold "/" (from "%2F") and need not be
+// UTF-8 (the draft's §3.3 sends octets outside ASCII as they are).
 type Plan struct {
 	Host   string   // argument of HOST (2011 draft §3.2.1); IPv6 in brackets
 	Dirs   []string // CWD arguments in order
@@ -47,11 +278,271 @@ type Plan struct {
 	Name   string // argument of RETR, LIST or NLST; "" for none
 }
 
-// Commands renders the lines a client sends after login.
-func (p *Plan) Commands() []string { return nil }
+// Commands renders the lines a client sends after login, in order,
+// without the CRLF that ends each one (RFC 959 §4.1.3):
+//
+//   - "CWD dir" for each element of Dirs (an empty element sends
+//     nothing: 2011 draft §3.2.3 (1), Note);
+//   - "TYPE A", "TYPE E", "TYPE I" or "TYPE U" when Type is a, e, i or
+//     u (§3.2.3 (2)), the argument in upper case as RFC 959 §5.3.2
+//     writes it;
+//   - "RETR name" for Retrieve and RetrieveOrList, "LIST" or "LIST name"
+//     for List, "NLST" or "NLST name" for NameList (§3.2.3 (4a)-(4d)).
+//
+// HOST, which a client sends before login (§3.2.1), and the commands
+// that set up the data connection (PASV, EPSV, PORT, EPRT; §3.2.3 (3))
+// are the client's business and not among the lines.
+//
+// A Plan that URL.Plan returned always renders. For a Plan built or
+// changed by hand, Commands returns nil when an argument holds CR, LF
+// or NUL, so that it never renders a line that injects a command.
+func (p *Plan) Commands() []string {
+	if p == nil || hasLineBreak(p.Name) {
+		return nil
+	}
+	n := len(p.Dirs) + 2
+	lines := make([]string, 0, n)
+	for _, d := range p.Dirs {
+		if hasLineBreak(d) {
+			return nil
+		}
+		if d != "" {
+			lines = append(lines, "CWD "+d)
+		}
+	}
+	if t, ok := p.Type.lower(); ok && sendsType(t) {
+		lines = append(lines, "TYPE "+string(rune(t-'a'+'A')))
+	}
+	verb := ""
+	switch p.Action {
+	case Retrieve, RetrieveOrList:
+		verb = "RETR"
+	case List:
+		verb = "LIST"
+	case NameList:
+		verb = "NLST"
+	}
+	switch {
+	case verb == "":
+	case p.Name == "":
+		lines = append(lines, verb)
+	default:
+		lines = append(lines, verb+" "+p.Name)
+	}
+	return lines
+}
 
-// Login returns the USER and PASS arguments.
-func (u *URL) Login() (user, password string, ok bool) { return "", "", false }
+// sendsType reports whether the lower-case typecode t is an FTP data
+// type that the 2011 draft §3.2.3 (2) sends with TYPE.
+func sendsType(t Typecode) bool {
+	return t == TypeASCII || t == TypeEBCDIC || t == TypeImage || t == TypeUnicode
+}
 
-// Plan returns the commands' arguments.
-func (u *URL) Plan(opts ...PlanOption) (*Plan, error) { return nil, nil }
+// Plan returns the arguments of the commands that retrieve the resource
+// that u names, following the 2011 draft §3.2.3 step by step, with
+// MultiCWD and a path relative to the login directory unless options
+// say otherwise:
+//
+//   - Host is u's host as HOST takes it (§3.2.1): A-labels (§6.3.1), an
+//     IPv6 address in brackets.
+//   - Dirs: each non-null directory of u.Dirs, in order (§3.2.3 (1));
+//     null segments send nothing, where the 1997 draft §2.5 sent "CWD "
+//     with an empty argument. Dot segments are sent as they are.
+//   - Type: a, e, i or u (§3.2.3 (2)); d and undefined letters send no
+//     TYPE (§3.2.3.1: a client ignores a typecode it does not know).
+//   - Action: Name "" lists the directory reached: List (4a), or
+//     NameList with typecode d; typecode d with a Name is NameList of
+//     Name (4b); a, e, i, u is Retrieve (4c); no typecode or an
+//     undefined letter is RetrieveOrList (4d).
+//
+// WithMethod(SingleCWD) and WithMethod(NoCWD) join the non-null
+// directories (and, for NoCWD, Name) with "/", where an element that
+// begins with "/" (from "%2F") discards what came before it, since it
+// names an absolute path; no "/" is added after an element that already
+// ends with one. So ftp://h/a/%2Fetc/motd reaches /etc/motd with every
+// Method. WithAbsolutePaths starts the path at the root (1997 draft
+// §3.1).
+//
+// Plan never lets a URL value inject a command, however it was built:
+// it refuses with an *Error whose Err is ErrControl a host, directory,
+// name or typecode that holds CR, LF or NUL (Parse refuses every
+// control character, so only a URL built by hand gets there), and with
+// ErrPath a LIST or NLST argument that begins with "-", which servers
+// read as options of ls. That includes the Name of RetrieveOrList,
+// since the caller lists it when RETR fails; a ";type=i" (or a, e, u)
+// retrieves such a file, and WithAbsolutePaths or NoCWD puts a path
+// before the "-". A URL built by hand is also refused with ErrHost when
+// its host is empty or not a valid host (as Parse would refuse it), and
+// with ErrTypecode when its Type is not an ASCII letter. An unknown
+// Method is ErrPath. The error's Op is "plan", its URL is u.Redacted()
+// (cut to 256 bytes), and its Offset is -1: a URL value has no input
+// to point into.
+func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
+	if u == nil {
+		return nil, newError("plan", "", -1, ErrHost, "nil URL")
+	}
+	var c planConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&c)
+		}
+	}
+	fail := func(err error, detail string) (*Plan, error) {
+		return nil, newError("plan", u.Redacted(), -1, err, detail)
+	}
+
+	// Faults in the order that Parse ranks them: control characters,
+	// then the typecode, the host, and the path.
+	if hasLineBreak(u.Host) {
+		return fail(ErrControl, "the host holds "+lineBreakName(u.Host))
+	}
+	for i, d := range u.Dirs {
+		if hasLineBreak(d) {
+			return fail(ErrControl, fmt.Sprintf("directory %d holds %s", i+1, lineBreakName(d)))
+		}
+	}
+	if hasLineBreak(u.Name) {
+		return fail(ErrControl, "the name holds "+lineBreakName(u.Name))
+	}
+	t, letter := u.Type.lower()
+	switch {
+	case u.Type == '\r' || u.Type == '\n':
+		return fail(ErrControl, "the typecode is "+lineBreakName(string(rune(u.Type))))
+	case u.Type != TypeNone && !letter:
+		return fail(ErrTypecode, fmt.Sprintf("typecode %#02x is not a letter (2011 draft §3.1)", byte(u.Type)))
+	}
+	host, detail := planHost(u.Host)
+	if detail != "" {
+		return fail(ErrHost, detail)
+	}
+	if !c.method.valid() {
+		return fail(ErrPath, fmt.Sprintf("unknown Method %d: want MultiCWD, SingleCWD or NoCWD", int(c.method)))
+	}
+
+	p := &Plan{Host: host, Name: u.Name}
+	if sendsType(t) {
+		p.Type = t
+	}
+	switch {
+	case u.Name == "" && t == TypeDirectory:
+		p.Action = NameList // (4a) with RFC 1738 §3.2.2's NLST for d
+	case u.Name == "":
+		p.Action = List // (4a)
+	case t == TypeDirectory:
+		p.Action = NameList // (4b)
+	case sendsType(t):
+		p.Action = Retrieve // (4c)
+	default:
+		p.Action = RetrieveOrList // (4d)
+	}
+
+	dirs := u.Dirs
+	root := c.absolute
+	if root && len(dirs) > 0 && dirs[0] == "~" {
+		// 1997 draft §3.1: ftp://host/~/foo/bar.html is foo/bar.html in
+		// the login directory.
+		dirs, root = dirs[1:], false
+	}
+	switch c.method {
+	case MultiCWD:
+		n := 0
+		for _, d := range dirs {
+			if d != "" {
+				n++
+			}
+		}
+		if root {
+			n++
+		}
+		if n > 0 {
+			p.Dirs = make([]string, 0, n)
+			if root {
+				p.Dirs = append(p.Dirs, "/")
+			}
+			for _, d := range dirs {
+				if d != "" {
+					p.Dirs = append(p.Dirs, d)
+				}
+			}
+		}
+	case SingleCWD:
+		if d := joinPath(root, dirs, ""); d != "" {
+			p.Dirs = []string{d}
+		}
+	case NoCWD:
+		p.Name = joinPath(root, dirs, u.Name)
+	}
+
+	if strings.HasPrefix(p.Name, "-") {
+		switch p.Action {
+		case List:
+			return fail(ErrPath, `the LIST argument begins with "-", which servers read as options of ls`)
+		case NameList:
+			return fail(ErrPath, `the NLST argument begins with "-", which servers read as options of ls`)
+		case RetrieveOrList:
+			return fail(ErrPath, `the name begins with "-" and may be listed (2011 draft §3.2.3 (4d)), which servers read as options of ls; ";type=i" retrieves it as a file`)
+		}
+	}
+	return p, nil
+}
+
+// joinPath joins the non-null elements of dirs, then name, with "/"
+// (SingleCWD, NoCWD). An element that begins with "/" is an absolute
+// path and discards what came before it; no "/" is added after an
+// element that ends with one. With root the path starts at "/".
+func joinPath(root bool, dirs []string, name string) string {
+	var b strings.Builder
+	if root {
+		b.WriteByte('/')
+	}
+	add := func(e string) {
+		if e == "" {
+			return
+		}
+		if e[0] == '/' {
+			b.Reset()
+		} else if s := b.String(); s != "" && s[len(s)-1] != '/' {
+			b.WriteByte('/')
+		}
+		b.WriteString(e)
+	}
+	for _, d := range dirs {
+		add(d)
+	}
+	add(name)
+	return b.String()
+}
+
+// planHost returns host h as the argument of HOST (2011 draft §3.2.1),
+// or a detail for ErrHost. A parsed host is already normal; a host set
+// by hand is checked and normalized as Parse would do it: a name in
+// lower-case A-labels (§6.3.1), an IPv6 address (brackets optional) in
+// RFC 5952 form, put in brackets.
+func planHost(h string) (string, string) {
+	if h == "" {
+		return "", "the URL has no host"
+	}
+	if strings.IndexByte(h, ':') >= 0 {
+		lit := h
+		if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
+			lit = h[1 : len(h)-1]
+		}
+		a, err := netip.ParseAddr(lit)
+		if err != nil || !a.Is6() || a.Zone() != "" {
+			return "", "the host is neither a name nor an IPv6 address without zone"
+		}
+		return "[" + a.String() + "]", ""
+	}
+	idn := false
+	for i := 0; i < len(h); i++ {
+		if h[i] >= utf8.RuneSelf {
+			idn = true
+			break
+		}
+	}
+	name, detail := normalizeName(Lenient, h, idn)
+	if detail != "" {
+		return "", detail
+	}
+	return name, ""
+}
