@@ -1,0 +1,449 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// result is what one run of the command gives.
+type result struct {
+	stdout, stderr string
+	status         int
+}
+
+func runCmd(args []string, stdin string) result {
+	var stdout, stderr bytes.Buffer
+	status := run(args, strings.NewReader(stdin), &stdout, &stderr)
+	return result{stdout.String(), stderr.String(), status}
+}
+
+// usage is the usage text that -h prints, which flag errors repeat.
+func usage(t *testing.T) string {
+	t.Helper()
+	r := runCmd([]string{"-h"}, "")
+	if r.status != 0 || r.stdout != "" || !strings.HasPrefix(r.stderr, "Usage: ftpurl [flags] [URL ...]\n") {
+		t.Fatalf("ftpurl -h = %+v, want status 0 and the usage on stderr", r)
+	}
+	return r.stderr
+}
+
+type cmdTest struct {
+	name   string
+	args   []string
+	stdin  string
+	want   result
+	prefix bool // want.stdout and want.stderr are prefixes (the rest is plan.go's wording)
+}
+
+func runTable(t *testing.T, tests []cmdTest) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := runCmd(tt.args, tt.stdin)
+			if tt.prefix && !strings.HasPrefix(got.stdout, tt.want.stdout) ||
+				!tt.prefix && got.stdout != tt.want.stdout {
+				t.Errorf("ftpurl %q stdout:\n%s\nwant:\n%s", tt.args, got.stdout, tt.want.stdout)
+			}
+			if tt.prefix && !strings.HasPrefix(got.stderr, tt.want.stderr) ||
+				!tt.prefix && got.stderr != tt.want.stderr {
+				t.Errorf("ftpurl %q stderr:\n%s\nwant:\n%s", tt.args, got.stderr, tt.want.stderr)
+			}
+			if got.status != tt.want.status {
+				t.Errorf("ftpurl %q exit status = %d, want %d", tt.args, got.status, tt.want.status)
+			}
+		})
+	}
+}
+
+// DESIGN.md "String: the normalized form" and "cmd/ftpurl": each URL,
+// from the arguments or from stdin one a line, is printed normalized.
+func TestPrintsEachURLNormalized(t *testing.T) {
+	runTable(t, []cmdTest{{
+		name: "arguments",
+		args: []string{
+			"ftp://user@example.com/%2Fetc/motd;type=a", // RFC 1738 §3.2.2: %2F stays in its segment
+			"FTP://Ftp.Example.COM:21/pub/a%2fb;TYPE=I", // scheme, host, hex and typecode case; port 21 left out
+			"ftp://[2001:DB8:0:0::1]/",                  // IPv6 in RFC 5952 form
+			"ftp://ĉat.example.com/weather/☃/snow.txt",  // 2011 draft §4.1 IRI: A-labels, UTF-8 escaped
+			`ftp://h/a\b`,             // Lenient: "\" is data, not "/"
+			"ftp://alice:p%40ss:w@h/", // a ":" in the password is escaped
+		},
+		want: result{stdout: "ftp://user@example.com/%2Fetc/motd;type=a\n" +
+			"ftp://ftp.example.com/pub/a%2Fb;type=i\n" +
+			"ftp://[2001:db8::1]/\n" +
+			"ftp://xn--at-0la.example.com/weather/%E2%98%83/snow.txt\n" +
+			"ftp://h/a%5Cb\n" +
+			"ftp://alice:p%40ss%3Aw@h/\n"},
+	}, {
+		// DESIGN.md "cmd/ftpurl": one a line, white space and CR trimmed,
+		// empty lines skipped.
+		name:  "stdin lines trimmed",
+		stdin: "ftp://a/b\r\n\n   \r\n\t ftp://B/c  \nftp://d/e",
+		want:  result{stdout: "ftp://a/b\nftp://b/c\nftp://d/e\n"},
+	}, {
+		name:  "empty stdin",
+		stdin: "",
+		want:  result{},
+	}, {
+		// Arguments are taken as given: Parse never trims white space
+		// (DESIGN.md "Lenient").
+		name: "argument not trimmed",
+		args: []string{" ftp://h/"},
+		want: result{
+			stderr: `ftpurl: parse " ftp://h/": not an ftp URL at offset 0: white space before the scheme` + "\n",
+			status: 1,
+		},
+	}})
+}
+
+// DESIGN.md "cmd/ftpurl": an invalid URL prints its error on standard
+// error, the next URL is still processed, and the exit status is 1.
+func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
+	runTable(t, []cmdTest{{
+		name: "arguments",
+		args: []string{"ftp://a/", "http://x/", "ftp://x:99999/", "ftp://b/"},
+		want: result{
+			stdout: "ftp://a/\nftp://b/\n",
+			stderr: `ftpurl: parse "http://x/": not an ftp URL at offset 0: scheme "http" is not ftp` + "\n" +
+				`ftpurl: parse "ftp://x:99999/": invalid port at offset 8: port is greater than 65535` + "\n",
+			status: 1,
+		},
+	}, {
+		name:  "stdin",
+		stdin: "ftp://a/\nftp://h/a;type=xx\nftp://b/\n",
+		want: result{
+			stdout: "ftp://a/\nftp://b/\n",
+			stderr: `ftpurl: parse "ftp://h/a;type=xx": invalid typecode at offset 9: typecode must be one letter, not "xx"` + "\n",
+			status: 1,
+		},
+	}, {
+		// The 2017 Python/Java injection shape (bpo-30119): refused,
+		// and the error hides the password (DESIGN.md "Passwords never
+		// leak").
+		name: "injection in the password",
+		args: []string{"-json", "ftp://foo:bar%0d%0aINJECTED@example.net/file.png"},
+		want: result{
+			stderr: `ftpurl: parse "ftp://foo:xxxxx@example.net/file.png": control character at offset 13: percent-encoded control character in the password` + "\n",
+			status: 1,
+		},
+	}, {
+		name: "injection in the path",
+		args: []string{"-plan", "ftp://h/f%0D%0ADELE%20x"},
+		want: result{
+			stderr: `ftpurl: parse "ftp://h/f%0D%0ADELE%20x": control character at offset 9: percent-encoded control character %0D in the path` + "\n",
+			status: 1,
+		},
+	}})
+}
+
+// DESIGN.md "Grammars": -grammar selects the grammar (flag.TextVar on
+// ftpurl.Grammar).
+func TestGrammarFlagSelectsGrammar(t *testing.T) {
+	runTable(t, []cmdTest{{
+		// RFC 1738 §5: "?" is an ordinary fsegment character.
+		name: "rfc1738 reads ? as path data",
+		args: []string{"-grammar", "rfc1738", "ftp://h/a?b"},
+		want: result{stdout: "ftp://h/a%3Fb\n"},
+	}, {
+		// Lenient reads "?" the RFC 3986 way: a query.
+		name: "lenient reads ? as a query",
+		args: []string{"ftp://h/a?b"},
+		want: result{stdout: "ftp://h/a?b\n"},
+	}, {
+		name: "name in any case",
+		args: []string{"-grammar=RFC1738", "ftp://h/a?b"},
+		want: result{stdout: "ftp://h/a%3Fb\n"},
+	}, {
+		// The 1997 draft §2.3: typecodes a and i only.
+		name: "rfc2396 refuses type d",
+		args: []string{"-grammar", "rfc2396", "ftp://h/d;type=d"},
+		want: result{
+			stderr: `ftpurl: parse "ftp://h/d;type=d": invalid typecode at offset 9: typecode "d" is not allowed: the 1997 draft §2.3 allows a and i` + "\n",
+			status: 1,
+		},
+	}})
+}
+
+// Usage errors exit with 2 and say what is wrong; -h exits with 0.
+func TestUsageErrorsExitTwo(t *testing.T) {
+	u := usage(t)
+	for _, want := range []string{"-json", "-plan", "-get TEMPLATE", "-find", "-grammar name", "-method name", "{fragment}", "Examples:", "Exit status:"} {
+		if !strings.Contains(u, want) {
+			t.Errorf("usage lacks %q", want)
+		}
+	}
+	const hint = "Run 'ftpurl -h' for usage.\n"
+	runTable(t, []cmdTest{{
+		name: "unknown grammar",
+		args: []string{"-grammar", "rfc822", "ftp://h/"},
+		want: result{
+			stderr: `invalid value "rfc822" for flag -grammar: ftpurl: unknown grammar "rfc822" (want lenient, rfc1738, rfc2396 or rfc3986)` + "\n" + u,
+			status: 2,
+		},
+	}, {
+		name: "unknown method",
+		args: []string{"-method", "cwd", "ftp://h/"},
+		want: result{
+			stderr: `invalid value "cwd" for flag -method: unknown method "cwd" (want multicwd, singlecwd or nocwd)` + "\n" + u,
+			status: 2,
+		},
+	}, {
+		name: "modes combined",
+		args: []string{"-json", "-plan", "ftp://h/"},
+		want: result{stderr: "ftpurl: -json, -plan, -get and -find cannot be combined\n" + hint, status: 2},
+	}, {
+		name: "find with arguments",
+		args: []string{"-find", "ftp://h/"},
+		want: result{stderr: "ftpurl: -find reads text on standard input and takes no arguments\n" + hint, status: 2},
+	}, {
+		// Issue 6: unknown names are an error that lists the known ones;
+		// nothing is printed for any URL.
+		name: "unknown template name",
+		args: []string{"-get", "{host}:{prot}", "ftp://h/"},
+		want: result{
+			stderr: "ftpurl: -get: unknown name {prot}; known names: {url} {scheme} {user} {password} {host} {port} {address} {path} {dirs} {name} {type} {query} {fragment}\n" + hint,
+			status: 2,
+		},
+	}, {
+		name: "unclosed template name",
+		args: []string{"-get", "{host", "ftp://h/"},
+		want: result{
+			stderr: `ftpurl: -get: "{host" has a "{" without a closing "}" (write {{ for a literal {); known names: {url} {scheme} {user} {password} {host} {port} {address} {path} {dirs} {name} {type} {query} {fragment}` + "\n" + hint,
+			status: 2,
+		},
+	}})
+}
+
+// Issue 6 "-get TEMPLATE": parts by name, each as String writes it; the
+// port is 21 when absent (RFC 1738 §3.2); the password is xxxxx.
+func TestGetPrintsPartsByName(t *testing.T) {
+	const all = "{url}|{scheme}|{user}|{password}|{host}|{port}|{address}|{path}|{dirs}|{name}|{type}|{query}|{fragment}"
+	runTable(t, []cmdTest{{
+		name: "host and port",
+		args: []string{"-get", "{host}:{port}", "ftp://Example.COM/", "ftp://h:2121/", "ftp://h:021/"},
+		want: result{stdout: "example.com:21\nh:2121\nh:21\n"},
+	}, {
+		name: "every part",
+		args: []string{"-get", all, "ftp://us%20er:pw@[2001:DB8::1]:2121/a/b%2Fc/d%20e.txt;type=I?q=1#frag"},
+		want: result{stdout: "ftp://us%20er:xxxxx@[2001:db8::1]:2121/a/b%2Fc/d%20e.txt;type=i?q=1#frag|ftp|us%20er|xxxxx|2001:db8::1|2121|[2001:db8::1]:2121|/a/b%2Fc/d%20e.txt|a/b%2Fc|d%20e.txt|i|q=1|frag\n"},
+	}, {
+		name: "absent parts are empty",
+		args: []string{"-get", all, "ftp://h"},
+		want: result{stdout: "ftp://h/|ftp|||h|21|h:21|/|||||\n"},
+	}, {
+		// RFC 1738 §3.2.1: "ftp://@h/" has an empty user name and no
+		// password; "ftp://u:@h/" an empty password, which is set.
+		name: "empty user and empty password",
+		args: []string{"-get", "[{user}][{password}]", "ftp://@h/", "ftp://u:@h/"},
+		want: result{stdout: "[][]\n[u][xxxxx]\n"},
+	}, {
+		// Draft 2011 §3.2.3 (1): null segments are kept in dirs.
+		name: "null segments",
+		args: []string{"-get", "{dirs}|{name}", "ftp://h//etc/motd", "ftp://h/a//b/"},
+		want: result{stdout: "/etc|motd\na//b|\n"},
+	}, {
+		name: "literal braces",
+		args: []string{"-get", "{{host}} } {host}", "ftp://h/"},
+		want: result{stdout: "{host}} } h\n"},
+	}, {
+		name: "empty template",
+		args: []string{"-get", "", "ftp://h/"},
+		want: result{stdout: "\n"},
+	}})
+}
+
+// Issue 3 and DESIGN.md "Login and Plan": -plan prints the login lines,
+// never the password, then Plan.Commands().
+func TestPlanPrintsCommands(t *testing.T) {
+	runTable(t, []cmdTest{{
+		// DESIGN.md's example: %2F makes one CWD argument /etc; a user
+		// without a password must be asked for one ("PASS ?").
+		name: "user without password, %2F",
+		args: []string{"-plan", "ftp://user@example.com/%2Fetc/motd;type=a"},
+		want: result{stdout: "USER user\nPASS ?\nCWD /etc\nTYPE A\nRETR motd\n"},
+	}, {
+		// Login: no userinfo is anonymous; a blank line between URLs.
+		// 2011 draft §3.2.3 (4a): an empty name lists; (4b) type d is NLST.
+		name: "anonymous listing and NLST",
+		args: []string{"-plan", "ftp://ftp.example.com/pub/", "ftp://alice:s3cret@h/pub;type=d"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nLIST\n\nUSER alice\nPASS xxxxx\nNLST pub\n"},
+	}, {
+		// DESIGN.md "SingleCWD and NoCWD join the non-null Dirs".
+		name: "singlecwd",
+		args: []string{"-plan", "-method", "singlecwd", "ftp://h/a/b/c.txt;type=i"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD a/b\nTYPE I\nRETR c.txt\n"},
+	}, {
+		name: "nocwd reaches /etc/motd through %2F",
+		args: []string{"-plan", "-method", "nocwd", "ftp://h/a/%2Fetc/motd"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nRETR /etc/motd\n"},
+	}, {
+		// The 1997 draft §3.1 via WithAbsolutePaths: CWD / first.
+		name: "absolute",
+		args: []string{"-plan", "-absolute", "ftp://h/pub/f"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD /\nCWD pub\nRETR f\n"},
+	}, {
+		// DESIGN.md "Plan refuses with ErrPath a LIST or NLST argument
+		// beginning with -": the URL fails, the next one is planned.
+		name:   "plan error",
+		args:   []string{"-plan", "ftp://h/-la;type=d", "ftp://h/f"},
+		want:   result{stdout: "USER anonymous\nPASS xxxxx\nRETR f\n", stderr: `ftpurl: plan "ftp://h/-la;type=d": invalid path`, status: 1},
+		prefix: true,
+	}})
+}
+
+// Issue 2 and 3: -json prints one object a URL with its parts, login and
+// plan; the password appears only as xxxxx.
+func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
+	runTable(t, []cmdTest{{
+		name: "user without password",
+		args: []string{"-json", "ftp://user@example.com/%2Fetc/motd;type=a"},
+		want: result{stdout: `{"url":"ftp://user@example.com/%2Fetc/motd;type=a","user":"user","host":"example.com","port":21,"address":"example.com:21","path":"/%2Fetc/motd","dirs":["/etc"],"name":"motd","type":"a",` +
+			`"login":{"user":"user","ok":false},"plan":{"host":"example.com","dirs":["/etc"],"type":"a","action":"Retrieve","name":"motd","commands":["CWD /etc","TYPE A","RETR motd"]}}` + "\n"},
+	}, {
+		name: "anonymous, no path, IPv6, port, query",
+		args: []string{"-json", "ftp://[2001:DB8::1]:2121?q&a#f"},
+		want: result{stdout: `{"url":"ftp://[2001:db8::1]:2121/?q&a#f","host":"2001:db8::1","port":2121,"address":"[2001:db8::1]:2121","path":"/","dirs":[],"name":"",` +
+			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"action":"List","commands":["LIST"]}}` + "\n"},
+	}, {
+		name: "password and plan error",
+		args: []string{"-json", "ftp://alice:s3cret@h/a%3Cb/-x;type=d"},
+		want: result{stdout: `{"url":"ftp://alice:xxxxx@h/a%3Cb/-x;type=d","user":"alice","password":"xxxxx","host":"h","port":21,"address":"h:21","path":"/a%3Cb/-x","dirs":["a<b"],"name":"-x","type":"d",` +
+			`"login":{"user":"alice","password":"xxxxx","ok":true},"plan_error":"ftpurl: plan \"ftp://alice:xxxxx@h/a%3Cb/-x;type=d\": invalid path`},
+		prefix: true,
+	}, {
+		name: "one object a line",
+		args: []string{"-json", "ftp://a/", "ftp://b/f;type=i"},
+		want: result{stdout: `{"url":"ftp://a/","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"action":"List","commands":["LIST"]}}` + "\n" +
+			`{"url":"ftp://b/f;type=i","host":"b","port":21,"address":"b:21","path":"/f","dirs":[],"name":"f","type":"i","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"b","dirs":[],"type":"i","action":"Retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
+	}})
+}
+
+// The "password and plan error" case above checks a prefix of stdout,
+// since the Plan message's wording belongs to plan.go; this checks the
+// rest of that line is a closed JSON object.
+func TestJSONPlanErrorIsOneObject(t *testing.T) {
+	r := runCmd([]string{"-json", "ftp://h/-x;type=d"}, "")
+	if r.status != 0 || r.stderr != "" || !strings.HasSuffix(r.stdout, "\"}\n") || strings.Count(r.stdout, "\n") != 1 ||
+		!strings.Contains(r.stdout, `"plan_error":"ftpurl: plan `) || strings.Contains(r.stdout, `"plan":`) {
+		t.Errorf("ftpurl -json ftp://h/-x;type=d = %+v, want status 0, one line with plan_error and no plan", r)
+	}
+}
+
+// Issue 5 and DESIGN.md "Finding ftp URLs in text": -find prints each URL
+// found with its byte offset.
+func TestFindPrintsURLsWithOffsets(t *testing.T) {
+	const text = "Mirrors: ftp://ftp.example.org/pub/ and <FTP://Host.Example/a%2Fb;type=I>.\n" +
+		"sftp://not/this ftp://bad:99999/x then (ftp://last/file.txt).\n"
+	runTable(t, []cmdTest{{
+		// "<" and ">" end a URL; sftp:// is not a candidate; a candidate
+		// that fails a semantic check (port) is skipped; Lenient strips
+		// the final "." and the unbalanced ")".
+		name:  "lenient",
+		args:  []string{"-find"},
+		stdin: text,
+		want:  result{stdout: "9\tftp://ftp.example.org/pub/\n41\tftp://host.example/a%2Fb;type=i\n115\tftp://last/file.txt\n"},
+	}, {
+		name:  "none",
+		args:  []string{"-find"},
+		stdin: "no URL here, sftp://x/ neither\n",
+		want:  result{},
+	}, {
+		name:  "password shown as String shows it",
+		args:  []string{"-find"},
+		stdin: "at ftp://alice:s3cret@h/f",
+		want:  result{stdout: "3\tftp://alice:s3cret@h/f\n"},
+	}, {
+		name:  "password hidden with -redact",
+		args:  []string{"-find", "-redact"},
+		stdin: "at ftp://alice:s3cret@h/f",
+		want:  result{stdout: "3\tftp://alice:xxxxx@h/f\n"},
+	}})
+}
+
+// DESIGN.md "Passwords never leak": -json, -plan, -get and every error
+// message show a password only as xxxxx; so do the default output and
+// -find with -redact.
+func TestNoOutputContainsPassword(t *testing.T) {
+	urls := []string{
+		"ftp://alice:s3cret@ftp.example.com/pub/f.txt;type=i",
+		"ftp://alice:s3cr%65t@h/",               // decoded: s3cret
+		"ftp://:s3cret@h/d/",                    // empty user name with a password
+		"ftp://alice:s3cret@h/-x;type=d",        // Plan refuses it
+		"ftp://alice:s3cret@h:0/",               // invalid port
+		"ftp://alice:s3cret@h/%0D%0APASS%20x",   // control character
+		"ftp://alice:s3cret@h/a%zz",             // bad escape
+		"ftp://alice:s3cret%0A@h/",              // control character in the password
+		"ftp://alice:s3cret@bad..host/",         // bad host
+		"http://alice:s3cret@h/",                // wrong scheme
+		"ftp://alice:s3cret@h/f;type=dd",        // bad typecode
+		"ftp://alice:s3cret:s3cret@h/f",         // ":" in the password
+		"ftp://alice:s3cret@h@h/f",              // "@" in the userinfo
+		"ftp://alice:s3cret@[2001:db8::1]:21/f", // IPv6
+	}
+	const all = "{url}{scheme}{user}{password}{host}{port}{address}{path}{dirs}{name}{type}{query}{fragment}"
+	modes := [][]string{
+		{"-json"},
+		{"-json", "-method", "nocwd", "-absolute"},
+		{"-plan"},
+		{"-plan", "-method", "singlecwd"},
+		{"-get", all},
+		{"-redact"},
+		{"-redact", "-grammar", "rfc3986"},
+		{"-redact", "-grammar", "rfc1738"},
+		{"-redact", "-grammar", "rfc2396"},
+	}
+	for _, mode := range modes {
+		for _, stdin := range []bool{false, true} {
+			args, in := append([]string(nil), mode...), ""
+			if stdin {
+				in = strings.Join(urls, "\n")
+			} else {
+				args = append(args, urls...)
+			}
+			r := runCmd(args, in)
+			for _, out := range []string{r.stdout, r.stderr} {
+				if strings.Contains(out, "s3cr") {
+					t.Errorf("ftpurl %q (stdin %v) printed a password:\n%s", mode, stdin, out)
+				}
+			}
+			if r.status != 1 || !strings.Contains(r.stdout, "xxxxx") {
+				t.Errorf("ftpurl %q (stdin %v) = status %d, stdout %q; want 1 and some xxxxx", mode, stdin, r.status, r.stdout)
+			}
+		}
+	}
+	r := runCmd([]string{"-find", "-redact"}, strings.Join(urls, " "))
+	if strings.Contains(r.stdout, "s3cr") || strings.Contains(r.stderr, "s3cr") || r.status != 0 {
+		t.Errorf("ftpurl -find -redact = %+v; want status 0 and no password", r)
+	}
+}
+
+// The default output is String, which keeps the password: it is what a
+// script passes on to a client. -redact hides it.
+func TestDefaultOutputKeepsPasswordRedactHidesIt(t *testing.T) {
+	runTable(t, []cmdTest{{
+		name: "default",
+		args: []string{"ftp://alice:s3cr%65t@h/"},
+		want: result{stdout: "ftp://alice:s3cret@h/\n"},
+	}, {
+		name: "redact",
+		args: []string{"-redact", "ftp://alice:s3cr%65t@h/"},
+		want: result{stdout: "ftp://alice:xxxxx@h/\n"},
+	}})
+}
+
+// An output that cannot be written is an error, exit status 1.
+func TestWriteErrorExitsOne(t *testing.T) {
+	var stderr bytes.Buffer
+	status := run([]string{"ftp://h/"}, strings.NewReader(""), failWriter{}, &stderr)
+	if status != 1 || stderr.String() != "ftpurl: writing output: disk full\n" {
+		t.Errorf("run with a failing stdout = %d, %q; want 1 and the error", status, stderr.String())
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+var errDiskFull = errors.New("disk full")
