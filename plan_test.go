@@ -1,0 +1,1034 @@
+package ftpurl
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// planOpts returns the options for method m, with WithAbsolutePaths when
+// abs is set.
+func planOpts(m Method, abs bool) []PlanOption {
+	opts := []PlanOption{WithMethod(m)}
+	if abs {
+		opts = append(opts, WithAbsolutePaths())
+	}
+	return opts
+}
+
+// mustPlan parses raw and returns its plan's commands, failing the test
+// on any error.
+func mustPlan(t *testing.T, raw string, opts ...PlanOption) *Plan {
+	t.Helper()
+	u, err := Parse(raw)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", raw, err)
+	}
+	p, err := u.Plan(opts...)
+	if err != nil {
+		t.Fatalf("Parse(%q).Plan: %v", raw, err)
+	}
+	return p
+}
+
+// wantPlanError checks that err is the *Error that Plan returns for u:
+// Op "plan", URL u.Redacted(), Offset -1, and Err exactly sentinel
+// (DESIGN.md "The API": one sentinel; Plan's doc: Offset -1).
+func wantPlanError(t *testing.T, u *URL, err, sentinel error) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("Plan(%#v) = %v, want an *Error with %v", u, err, sentinel)
+	}
+	if e.Err != sentinel || !errors.Is(err, sentinel) {
+		t.Errorf("Plan(%#v): Err = %v, want %v", u, e.Err, sentinel)
+	}
+	if e.Op != "plan" || e.Offset != -1 {
+		t.Errorf("Plan(%#v): Op %q Offset %d, want \"plan\" and -1", u, e.Op, e.Offset)
+	}
+	if want := redactInput(u.Redacted()); e.URL != want {
+		t.Errorf("Plan(%#v): URL %q, want %q", u, e.URL, want)
+	}
+}
+
+// DESIGN.md "Login and Plan", 2011 draft §3.2.2, 1997 draft §2.1,
+// RFC 1635 (anonymous FTP).
+func TestLoginFollowsTheAnonymousConventionAndTheURLsCredentials(t *testing.T) {
+	tests := []struct {
+		raw            string
+		user, password string
+		ok             bool
+	}{
+		// No userinfo: anonymous FTP (2011 draft §3.2.2, third case).
+		{"ftp://example.com/", "anonymous", "anonymous@", true},
+		// User and password (first case), also an empty password.
+		{"ftp://fellow:bad-guy@203.0.113.42/%2Fetc/motd", "fellow", "bad-guy", true},
+		{"ftp://foo:@example.com/", "foo", "", true},
+		{"ftp://use%3fr:pass%3fword@example.com/191", "use?r", "pass?word", true},
+		{"ftp://u:p%3Aq%40r@example.com/", "u", "p:q@r", true},
+		// User only (second case): the caller must ask for a password.
+		{"ftp://oh-no@example.org:7634/foo//bar/foobar/bad-file.doc;type=u", "oh-no", "", false},
+		{"ftp://myname@host.dom/%2Fetc/motd", "myname", "", false},
+		// The anonymous user names without a password, in any ASCII case.
+		{"ftp://anonymous@example.com/", "anonymous", "anonymous@", true},
+		{"ftp://ftp@example.com/", "ftp", "anonymous@", true},
+		{"ftp://ANONYMOUS@example.com/", "ANONYMOUS", "anonymous@", true},
+		{"ftp://Ftp@example.com/", "Ftp", "anonymous@", true},
+		// ... and with a password, the URL's password.
+		{"ftp://anonymous:me%40example.org@example.com/", "anonymous", "me@example.org", true},
+		// Not anonymous: the long s (U+017F) folds to "s" in Unicode only.
+		{"ftp://anonymou%C5%BF@example.com/", "anonymouſ", "", false},
+		{"ftp://ftps@example.com/", "ftps", "", false},
+		// An empty user name means anonymous, with the URL's password.
+		{"ftp://@example.com/", "anonymous", "anonymous@", true},
+		{"ftp://:secret@example.com/", "anonymous", "secret", true},
+		{"ftp://:@example.com/", "anonymous", "", true},
+	}
+	for _, tt := range tests {
+		u, err := Parse(tt.raw)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.raw, err)
+		}
+		user, password, ok := u.Login()
+		if user != tt.user || password != tt.password || ok != tt.ok {
+			t.Errorf("Parse(%q).Login() = %q, %q, %v; want %q, %q, %v",
+				tt.raw, user, password, ok, tt.user, tt.password, tt.ok)
+		}
+	}
+}
+
+// DESIGN.md "Login and Plan": a user or password holding CR, LF or NUL
+// (only a hand-built URL can) gives "", "", false; RFC 959 §4.1.3.
+func TestLoginRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
+	for _, ui := range []*Userinfo{
+		User("foo\r\nDELE x"),
+		User("foo\nDELE x"),
+		User("foo\rDELE x"),
+		User("foo\x00"),
+		User("anonymous\r\n"),
+		UserPassword("foo", "bar\r\nINJECTED"),
+		UserPassword("foo", "bar\x00"),
+		UserPassword("", "bar\nINJECTED"),
+		UserPassword("\n", "bar"),
+	} {
+		u := &URL{User: ui, Host: "example.net", Name: "file.png"}
+		if user, password, ok := u.Login(); user != "" || password != "" || ok {
+			t.Errorf("Login() of user %q = %q, %q, %v; want \"\", \"\", false",
+				ui.Username(), user, password, ok)
+		}
+	}
+	// Other control characters are not line breaks: RFC 959 §5.3.2
+	// allows them in a <string>; Parse refuses them, Login does not.
+	u := &URL{User: UserPassword("tab\tuser", "p"), Host: "example.net"}
+	if user, password, ok := u.Login(); user != "tab\tuser" || password != "p" || !ok {
+		t.Errorf("Login() = %q, %q, %v; want the hand-built tab kept", user, password, ok)
+	}
+	var nilURL *URL
+	if user, password, ok := nilURL.Login(); user != "" || password != "" || ok {
+		t.Errorf("(*URL)(nil).Login() = %q, %q, %v", user, password, ok)
+	}
+}
+
+// 2011 draft §3.2.3 (2) and (4a)-(4d); RFC 1738 §3.2.2 for d;
+// DESIGN.md "Login and Plan": the Action and TYPE of every typecode.
+func TestActionAndTypeFollowTheTypecode(t *testing.T) {
+	tests := []struct {
+		raw    string
+		typ    Typecode
+		action Action
+		name   string
+		lines  []string
+	}{
+		// (4a): a null last segment lists the directory, whatever the
+		// typecode; TYPE is still sent for a, e, i, u per (2).
+		{"ftp://h/", 0, List, "", []string{"LIST"}},
+		{"ftp://h", 0, List, "", []string{"LIST"}},
+		{"ftp://h/dir/", 0, List, "", []string{"CWD dir", "LIST"}},
+		{"ftp://h/dir/;type=a", 'a', List, "", []string{"CWD dir", "TYPE A", "LIST"}},
+		{"ftp://h/dir/;type=x", 0, List, "", []string{"CWD dir", "LIST"}},
+		// (4a) with d: NLST of the current directory (4b, "or the
+		// current directory, if <last-segment> is null").
+		{"ftp://h/dir/;type=d", 0, NameList, "", []string{"CWD dir", "NLST"}},
+		// (4b)
+		{"ftp://h/dir/sub;type=d", 0, NameList, "sub", []string{"CWD dir", "NLST sub"}},
+		{"ftp://h/sub;TYPE=D", 0, NameList, "sub", []string{"NLST sub"}},
+		// (4c): TYPE upper-case (RFC 959 §5.3.2: TYPE A, E, I, U).
+		{"ftp://h/f;type=a", 'a', Retrieve, "f", []string{"TYPE A", "RETR f"}},
+		{"ftp://h/f;type=e", 'e', Retrieve, "f", []string{"TYPE E", "RETR f"}},
+		{"ftp://h/f;type=i", 'i', Retrieve, "f", []string{"TYPE I", "RETR f"}},
+		{"ftp://h/f;type=u", 'u', Retrieve, "f", []string{"TYPE U", "RETR f"}},
+		{"ftp://h/f;Type=I", 'i', Retrieve, "f", []string{"TYPE I", "RETR f"}},
+		// (4d): no typecode, or one not defined (§3.2.3.1: ignored).
+		{"ftp://h/f", 0, RetrieveOrList, "f", []string{"RETR f"}},
+		{"ftp://h/f;type=x", 0, RetrieveOrList, "f", []string{"RETR f"}},
+		{"ftp://h/f;type=Z", 0, RetrieveOrList, "f", []string{"RETR f"}},
+		// A ";" that is not the final typecode is data in Lenient.
+		{"ftp://h/f;x=1", 0, RetrieveOrList, "f;x=1", []string{"RETR f;x=1"}},
+		{"ftp://h/f;type=a/g", 0, RetrieveOrList, "g", []string{"CWD f;type=a", "RETR g"}},
+	}
+	for _, tt := range tests {
+		p := mustPlan(t, tt.raw)
+		if p.Type != tt.typ || p.Action != tt.action || p.Name != tt.name {
+			t.Errorf("%s: Type %q Action %v Name %q; want %q %v %q",
+				tt.raw, p.Type, p.Action, p.Name, tt.typ, tt.action, tt.name)
+		}
+		if diff := cmp.Diff(tt.lines, p.Commands()); diff != "" {
+			t.Errorf("%s: Commands (-want +got):\n%s", tt.raw, diff)
+		}
+	}
+}
+
+// 2011 draft §3.2.3 (1), Note: null <cwd> parts MUST NOT cause sending
+// CWD commands.
+func TestNullCWDSegmentsSendNoCWD(t *testing.T) {
+	for raw, want := range map[string][]string{
+		"ftp://h//f;type=i":      {"TYPE I", "RETR f"},
+		"ftp://h/a//b/f;type=i":  {"CWD a", "CWD b", "TYPE I", "RETR f"},
+		"ftp://h////":            {"LIST"},
+		"ftp://h/a///":           {"CWD a", "LIST"},
+		"ftp://h/%2F/f;type=i":   {"CWD /", "TYPE I", "RETR f"},
+		"ftp://h/./../f;type=i":  {"CWD .", "CWD ..", "TYPE I", "RETR f"},
+		"ftp://h/a%20b/%20/f":    {"CWD a b", "CWD  ", "RETR f"},
+		"ftp://h/%E9t%E9/x.txt":  {"CWD \xe9t\xe9", "RETR x.txt"},
+		"ftp://h/a%3Bb/c%3Fd%23": {"CWD a;b", "RETR c?d#"},
+	} {
+		if diff := cmp.Diff(want, mustPlan(t, raw).Commands()); diff != "" {
+			t.Errorf("%s: Commands (-want +got):\n%s", raw, diff)
+		}
+	}
+}
+
+// DESIGN.md "Login and Plan": SingleCWD and NoCWD join the non-null
+// Dirs (and, for NoCWD, Name) with "/", an element beginning with "/"
+// discarding what came before; WithAbsolutePaths per the 1997 draft
+// §3.1. Each row gives the lines for MultiCWD, SingleCWD and NoCWD,
+// relative and absolute.
+func TestMethodsAndAbsolutePathsReachTheSameResource(t *testing.T) {
+	type lines = []string
+	tests := []struct {
+		raw                 string
+		multi, single, none lines
+		absMulti, absSingle lines
+		absNone             lines
+	}{
+		{
+			raw:   "ftp://h/a/b/c.txt",
+			multi: lines{"CWD a", "CWD b", "RETR c.txt"}, single: lines{"CWD a/b", "RETR c.txt"}, none: lines{"RETR a/b/c.txt"},
+			absMulti: lines{"CWD /", "CWD a", "CWD b", "RETR c.txt"}, absSingle: lines{"CWD /a/b", "RETR c.txt"}, absNone: lines{"RETR /a/b/c.txt"},
+		},
+		{
+			// %2F: the issue's example reaches /etc/motd in every method.
+			raw:   "ftp://h/a/%2Fetc/motd",
+			multi: lines{"CWD a", "CWD /etc", "RETR motd"}, single: lines{"CWD /etc", "RETR motd"}, none: lines{"RETR /etc/motd"},
+			absMulti: lines{"CWD /", "CWD a", "CWD /etc", "RETR motd"}, absSingle: lines{"CWD /etc", "RETR motd"}, absNone: lines{"RETR /etc/motd"},
+		},
+		{
+			raw:   "ftp://h/a/%2Fetc%2Fmotd",
+			multi: lines{"CWD a", "RETR /etc/motd"}, single: lines{"CWD a", "RETR /etc/motd"}, none: lines{"RETR /etc/motd"},
+			absMulti: lines{"CWD /", "CWD a", "RETR /etc/motd"}, absSingle: lines{"CWD /a", "RETR /etc/motd"}, absNone: lines{"RETR /etc/motd"},
+		},
+		{
+			// Null segments are dropped before joining; an element ending
+			// in "/" gets no second "/".
+			raw:   "ftp://h//a%2F//b/f;type=i",
+			multi: lines{"CWD a/", "CWD b", "TYPE I", "RETR f"}, single: lines{"CWD a/b", "TYPE I", "RETR f"}, none: lines{"TYPE I", "RETR a/b/f"},
+			absMulti: lines{"CWD /", "CWD a/", "CWD b", "TYPE I", "RETR f"}, absSingle: lines{"CWD /a/b", "TYPE I", "RETR f"}, absNone: lines{"TYPE I", "RETR /a/b/f"},
+		},
+		{
+			// A file at the top: the absolute plans start at the root.
+			raw:   "ftp://h/f",
+			multi: lines{"RETR f"}, single: lines{"RETR f"}, none: lines{"RETR f"},
+			absMulti: lines{"CWD /", "RETR f"}, absSingle: lines{"CWD /", "RETR f"}, absNone: lines{"RETR /f"},
+		},
+		{
+			// Listings: NoCWD puts the directory in LIST / NLST.
+			raw:   "ftp://h/pub/linux/",
+			multi: lines{"CWD pub", "CWD linux", "LIST"}, single: lines{"CWD pub/linux", "LIST"}, none: lines{"LIST pub/linux"},
+			absMulti: lines{"CWD /", "CWD pub", "CWD linux", "LIST"}, absSingle: lines{"CWD /pub/linux", "LIST"}, absNone: lines{"LIST /pub/linux"},
+		},
+		{
+			raw:   "ftp://h/pub/linux;type=d",
+			multi: lines{"CWD pub", "NLST linux"}, single: lines{"CWD pub", "NLST linux"}, none: lines{"NLST pub/linux"},
+			absMulti: lines{"CWD /", "CWD pub", "NLST linux"}, absSingle: lines{"CWD /pub", "NLST linux"}, absNone: lines{"NLST /pub/linux"},
+		},
+		{
+			raw:   "ftp://h/",
+			multi: lines{"LIST"}, single: lines{"LIST"}, none: lines{"LIST"},
+			absMulti: lines{"CWD /", "LIST"}, absSingle: lines{"CWD /", "LIST"}, absNone: lines{"LIST /"},
+		},
+		{
+			// 1997 draft §3.1: a first "~" is the login directory.
+			raw:   "ftp://h/~/foo/bar.html",
+			multi: lines{"CWD ~", "CWD foo", "RETR bar.html"}, single: lines{"CWD ~/foo", "RETR bar.html"}, none: lines{"RETR ~/foo/bar.html"},
+			absMulti: lines{"CWD foo", "RETR bar.html"}, absSingle: lines{"CWD foo", "RETR bar.html"}, absNone: lines{"RETR foo/bar.html"},
+		},
+		{
+			raw:   "ftp://user:pass@h/~/",
+			multi: lines{"CWD ~", "LIST"}, single: lines{"CWD ~", "LIST"}, none: lines{"LIST ~"},
+			absMulti: lines{"LIST"}, absSingle: lines{"LIST"}, absNone: lines{"LIST"},
+		},
+		{
+			// Only a first "~" is special; "%7E" decodes to it.
+			raw:   "ftp://h/%7E/a/~/f;type=a",
+			multi: lines{"CWD ~", "CWD a", "CWD ~", "TYPE A", "RETR f"}, single: lines{"CWD ~/a/~", "TYPE A", "RETR f"}, none: lines{"TYPE A", "RETR ~/a/~/f"},
+			absMulti: lines{"CWD a", "CWD ~", "TYPE A", "RETR f"}, absSingle: lines{"CWD a/~", "TYPE A", "RETR f"}, absNone: lines{"TYPE A", "RETR a/~/f"},
+		},
+		{
+			// A null first segment is not "~": the path stays absolute.
+			raw:   "ftp://h//~/f;type=i",
+			multi: lines{"CWD ~", "TYPE I", "RETR f"}, single: lines{"CWD ~", "TYPE I", "RETR f"}, none: lines{"TYPE I", "RETR ~/f"},
+			absMulti: lines{"CWD /", "CWD ~", "TYPE I", "RETR f"}, absSingle: lines{"CWD /~", "TYPE I", "RETR f"}, absNone: lines{"TYPE I", "RETR /~/f"},
+		},
+	}
+	for _, tt := range tests {
+		u, err := Parse(tt.raw)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.raw, err)
+		}
+		for _, c := range []struct {
+			m    Method
+			abs  bool
+			want []string
+		}{
+			{MultiCWD, false, tt.multi}, {SingleCWD, false, tt.single}, {NoCWD, false, tt.none},
+			{MultiCWD, true, tt.absMulti}, {SingleCWD, true, tt.absSingle}, {NoCWD, true, tt.absNone},
+		} {
+			p, err := u.Plan(planOpts(c.m, c.abs)...)
+			if err != nil {
+				t.Errorf("%s %v abs=%v: %v", tt.raw, c.m, c.abs, err)
+				continue
+			}
+			if diff := cmp.Diff(c.want, p.Commands()); diff != "" {
+				t.Errorf("%s %v abs=%v: Commands (-want +got):\n%s", tt.raw, c.m, c.abs, diff)
+			}
+		}
+	}
+}
+
+// DESIGN.md "Login and Plan": MultiCWD is the default, and a nil
+// option is ignored; the last WithMethod wins.
+func TestPlanDefaultsToMultiCWDRelative(t *testing.T) {
+	u := MustParse("ftp://h/a/b/f;type=i")
+	want := []string{"CWD a", "CWD b", "TYPE I", "RETR f"}
+	for _, opts := range [][]PlanOption{nil, {nil}, {WithMethod(NoCWD), WithMethod(MultiCWD)}} {
+		p, err := u.Plan(opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, p.Commands()); diff != "" {
+			t.Errorf("Plan(%d options): (-want +got):\n%s", len(opts), diff)
+		}
+	}
+}
+
+// The Plan's Dirs are its own: changing them does not change the URL.
+func TestPlanDirsDoNotAliasTheURL(t *testing.T) {
+	u := MustParse("ftp://h/a/b/f")
+	p, err := u.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Dirs[0] = "changed"
+	if u.Dirs[0] != "a" {
+		t.Errorf("u.Dirs[0] = %q after changing the plan", u.Dirs[0])
+	}
+}
+
+// 2011 draft §3.2.1: HOST takes the <host>; §6.3.1: in A-labels; the
+// Plan's Host keeps IPv6 in brackets (DESIGN.md "Login and Plan").
+func TestPlanHostIsTheHOSTArgument(t *testing.T) {
+	for raw, want := range map[string]string{
+		"ftp://example.com:49557/":             "example.com",
+		"ftp://EXAMPLE.com/":                   "example.com",
+		"ftp://203.0.113.42/":                  "203.0.113.42",
+		"ftp://[2001:DB8::0:1]:2121/":          "[2001:db8::1]",
+		"ftp://[::ffff:192.0.2.1]/":            "[::ffff:192.0.2.1]",
+		"ftp://ĉat.example.com/":               "xn--at-0la.example.com",
+		"ftp://%C4%A5ost.example.com/":         "xn--ost-4sa.example.com",
+		"ftp://xn--ost-4sa.example.com/":       "xn--ost-4sa.example.com",
+		"ftp://mirror.example.org./pub/":       "mirror.example.org.",
+		"ftp://user:pass@ftp.example.net/pub/": "ftp.example.net",
+	} {
+		if got := mustPlan(t, raw).Host; got != want {
+			t.Errorf("Parse(%q).Plan().Host = %q, want %q", raw, got, want)
+		}
+	}
+	// A host set by hand is normalized as Parse would do it.
+	for host, want := range map[string]string{
+		"Example.COM":      "example.com",
+		"::1":              "[::1]",
+		"[2001:db8:0::1]":  "[2001:db8::1]",
+		"bücher.example":   "xn--bcher-kva.example",
+		"192.0.2.1":        "192.0.2.1",
+		"XN--BCHER-KVA.ex": "xn--bcher-kva.ex",
+	} {
+		p, err := (&URL{Host: host}).Plan()
+		if err != nil {
+			t.Errorf("Plan of host %q: %v", host, err)
+			continue
+		}
+		if p.Host != want {
+			t.Errorf("Plan of host %q: Host %q, want %q", host, p.Host, want)
+		}
+	}
+}
+
+// Plan's doc: a hand-built URL that Parse would refuse for its host or
+// typecode is refused, not guessed at (DESIGN.md: "never guess
+// silently: refuse with a clear error instead").
+func TestPlanRefusesHandBuiltURLsThatParseWouldRefuse(t *testing.T) {
+	tests := []struct {
+		u    *URL
+		want error
+	}{
+		{&URL{}, ErrHost},
+		{&URL{Name: "f"}, ErrHost},
+		{&URL{Host: "exa mple.com"}, ErrHost},
+		{&URL{Host: "a..b"}, ErrHost},
+		{&URL{Host: "host.123"}, ErrHost},
+		{&URL{Host: "010.1.1.1"}, ErrHost},
+		{&URL{Host: "fe80::1%eth0"}, ErrHost},
+		{&URL{Host: "1:2"}, ErrHost},
+		{&URL{Host: "h", Name: "f", Type: '1'}, ErrTypecode},
+		{&URL{Host: "h", Name: "f", Type: ';'}, ErrTypecode},
+		{&URL{Host: "h", Name: "f", Type: 0xE9}, ErrTypecode},
+	}
+	for _, tt := range tests {
+		_, err := tt.u.Plan()
+		wantPlanError(t, tt.u, err, tt.want)
+	}
+	var nilURL *URL
+	if _, err := nilURL.Plan(); !errors.Is(err, ErrHost) {
+		t.Errorf("(*URL)(nil).Plan() error = %v, want ErrHost", err)
+	}
+	// A Type in upper case is a letter: it is lowered, as String does.
+	p, err := (&URL{Host: "h", Name: "f", Type: 'A'}).Plan()
+	if err != nil || p.Type != TypeASCII || p.Action != Retrieve {
+		t.Errorf("Plan with Type 'A' = %+v, %v; want Type a, Retrieve", p, err)
+	}
+}
+
+// WithMethod's doc: a Method other than the three is ErrPath.
+func TestPlanRefusesAnUnknownMethod(t *testing.T) {
+	u := MustParse("ftp://h/a/f")
+	for _, m := range []Method{-1, 3, 100} {
+		_, err := u.Plan(WithMethod(m))
+		wantPlanError(t, u, err, ErrPath)
+	}
+}
+
+// DESIGN.md "Login and Plan": Plan refuses with ErrPath a LIST or NLST
+// argument beginning with "-", which servers read as ls options; and
+// the Name of RetrieveOrList, which the caller lists when RETR fails
+// (2011 draft §3.2.3 (4d)).
+func TestPlanRefusesDashLedListingArguments(t *testing.T) {
+	refused := []struct {
+		raw  string
+		opts []PlanOption
+	}{
+		{"ftp://h/-la;type=d", nil},
+		{"ftp://h/dir/-R;type=d", nil},
+		{"ftp://h/dir/-R;type=d", planOpts(SingleCWD, false)},
+		{"ftp://h/-R/", planOpts(NoCWD, false)},
+		{"ftp://h/-R/;type=d", planOpts(NoCWD, false)},
+		{"ftp://h/-x", nil},
+		{"ftp://h/-x;type=q", nil},
+		{"ftp://h/~/-x", planOpts(NoCWD, true)},
+		{"ftp://h/%2D-help", nil},
+	}
+	for _, tt := range refused {
+		u := MustParse(tt.raw)
+		p, err := u.Plan(tt.opts...)
+		if err == nil {
+			t.Errorf("%s: Plan = %q, want ErrPath", tt.raw, p.Commands())
+			continue
+		}
+		wantPlanError(t, u, err, ErrPath)
+	}
+	accepted := []struct {
+		raw   string
+		opts  []PlanOption
+		lines []string
+	}{
+		// A CWD or RETR argument is not read as options.
+		{"ftp://h/-R/", nil, []string{"CWD -R", "LIST"}},
+		{"ftp://h/-R/;type=d", planOpts(SingleCWD, false), []string{"CWD -R", "NLST"}},
+		{"ftp://h/-x;type=i", nil, []string{"TYPE I", "RETR -x"}},
+		// A path before the "-" makes it harmless.
+		{"ftp://h/-x", planOpts(NoCWD, true), []string{"RETR /-x"}},
+		{"ftp://h/dir/-x;type=d", planOpts(NoCWD, false), []string{"NLST dir/-x"}},
+		{"ftp://h/a-b;type=d", nil, []string{"NLST a-b"}},
+	}
+	for _, tt := range accepted {
+		if diff := cmp.Diff(tt.lines, mustPlan(t, tt.raw, tt.opts...).Commands()); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tt.raw, diff)
+		}
+	}
+}
+
+// The 2011 draft's dialogs, as the seed shows them: every "C> " line
+// after the URL, verbatim, in order.
+type draftDialog struct {
+	section string
+	seedURL string // the URL as the seed writes it, between "<" and ">"
+	url     string // the URL as Parse takes it
+	client  []string
+	// What the dialog shows of the login: the URL's user, and its
+	// password when the URL has one (later USER/PASS lines are
+	// credentials the user typed after a 530).
+	loginOK bool
+	action  Action
+}
+
+// The readings of issue 3: data-connection and FEAT lines dropped; TYPE
+// in upper case (RFC 959 §5.3.2); for (4d) only the RETR attempt; a
+// listing line (MLSD, LIST, NLST) is compared with our listing line by
+// its argument; the draft's "<e2.98.83>" octet notation is decoded, and
+// the line that §4.1's second example shows without its verb is the CWD
+// it lost. It returns HOST's argument, the first USER and PASS
+// arguments, and the lines from CWD onward.
+func readDraftDialog(client []string) (host, user, pass string, lines []string) {
+	octets := regexp.MustCompile(`<([0-9a-f]{2}(?:\.[0-9a-f]{2})*)>`)
+	hasRETR := false
+	for _, l := range client {
+		if strings.HasPrefix(l, "RETR ") {
+			hasRETR = true
+		}
+	}
+	sawUser, sawPass := false, false
+	for _, l := range client {
+		l = octets.ReplaceAllStringFunc(l, func(m string) string {
+			b, _ := hex.DecodeString(strings.ReplaceAll(m[1:len(m)-1], ".", ""))
+			return string(b)
+		})
+		verb, arg, _ := strings.Cut(l, " ")
+		switch verb {
+		case "HOST":
+			host = arg
+		case "USER":
+			if !sawUser {
+				user, sawUser = arg, true
+			}
+		case "PASS":
+			if !sawPass {
+				pass, sawPass = arg, true
+			}
+		case "PASV", "PORT", "EPSV", "EPRT", "FEAT":
+		case "TYPE":
+			lines = append(lines, "TYPE "+strings.ToUpper(arg))
+		case "MLSD", "LIST", "NLST":
+			if !hasRETR {
+				lines = append(lines, listingLine(arg))
+			}
+		case "CWD", "RETR":
+			lines = append(lines, l)
+		default:
+			lines = append(lines, "CWD "+l) // §4.1: the lost CWD
+		}
+	}
+	return host, user, pass, lines
+}
+
+// listingLine is how a listing is compared: by its argument only.
+func listingLine(arg string) string { return "<listing> " + arg }
+
+// readOurLines puts our listing line in listingLine's form.
+func readOurLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		verb, arg, _ := strings.Cut(l, " ")
+		if verb == "LIST" || verb == "NLST" {
+			l = listingLine(arg)
+		}
+		out[i] = l
+	}
+	return out
+}
+
+var draft2011Dialogs = []draftDialog{
+	{
+		section: "§4 first example", loginOK: true, action: NameList,
+		seedURL: "ftp://example.com:49557/%2Fsomedir/seconddir;type=d",
+		url:     "ftp://example.com:49557/%2Fsomedir/seconddir;type=d",
+		client: []string{
+			"HOST example.com", "USER anonymous", "PASS bad-guy@example.com",
+			"CWD /somedir", "PASV", "NLST seconddir",
+		},
+	},
+	{
+		section: "§4 second example", loginOK: true, action: RetrieveOrList,
+		seedURL: "ftp://fellow:bad-guy@203.0.113.42/%2Fetc/motd?some=thing",
+		url:     "ftp://fellow:bad-guy@203.0.113.42/%2Fetc/motd?some=thing",
+		client: []string{
+			"HOST 203.0.113.42", "USER fellow", "PASS bad-guy",
+			"CWD /etc", "PASV", "LIST motd", "RETR motd",
+		},
+	},
+	{
+		section: "§4 third example", loginOK: true, action: NameList,
+		seedURL: "ftp://user1:invalid-pass@example.net:4916/;type=d",
+		url:     "ftp://user1:invalid-pass@example.net:4916/;type=d",
+		client: []string{
+			"HOST example.net", "USER user1", "PASS invalid-pass",
+			"USER right-user", "PASS right-pass", "FEAT", "PASV", "MLSD",
+		},
+	},
+	{
+		section: "§4 fourth example", loginOK: true, action: Retrieve,
+		seedURL: "ftp://example.org/%3Ffoo/%23bar/file.txt;type=a#char=500",
+		url:     "ftp://example.org/%3Ffoo/%23bar/file.txt;type=a#char=500",
+		client: []string{
+			"HOST example.org", "USER anonymous",
+			"CWD ?foo", "CWD #bar", "TYPE a", "PORT 198,51,100,2,65,123", "RETR file.txt",
+		},
+	},
+	{
+		section: "§4 fifth example", loginOK: false, action: Retrieve,
+		seedURL: "ftp://oh-no@example.org:7634/foo//bar/foobar/bad-file.doc;type=u",
+		url:     "ftp://oh-no@example.org:7634/foo//bar/foobar/bad-file.doc;type=u",
+		client: []string{
+			"HOST example.org", "USER oh-no", "PASS some-pass",
+			"USER cool-man", "PASS cool-pass",
+			"CWD foo", "CWD bar", "CWD foobar", "TYPE u", "PORT 192,0,2,14,64,695", "RETR bad-file.doc",
+		},
+	},
+	{
+		section: "§4.1 first example", loginOK: true, action: RetrieveOrList,
+		seedURL: "ftp://&#x0109;at.example.com/weather/&#x2603;/snow.txt",
+		url:     "ftp://ĉat.example.com/weather/☃/snow.txt",
+		client: []string{
+			"HOST xn--at-0la.example.com", "USER anonymous", "PASS foo@example.org", "FEAT",
+			"CWD weather", "CWD <e2.98.83>", "PORT 198,51,100,20,49,562", "RETR snow.txt",
+		},
+	},
+	{
+		section: "§4.1 second example", loginOK: true, action: RetrieveOrList,
+		seedURL: "ftp://%C4%A5ost.example.com/music/%F0%9D%84%A0/clef.pdf",
+		url:     "ftp://%C4%A5ost.example.com/music/%F0%9D%84%A0/clef.pdf",
+		client: []string{
+			"HOST xn--ost-4sa.example.com", "USER anonymous", "FEAT",
+			"CWD music", "<f0.9d.84.a0>", "PASV", "RETR clef.pdf",
+		},
+	},
+}
+
+// Every FTP dialog of the 2011 draft's §4 and §4.1, from CWD onward,
+// after the readings of readDraftDialog; also HOST (§3.2.1), USER and,
+// when the URL has one, PASS (§3.2.2).
+func TestDraft2011DialogsFromCWDOnward(t *testing.T) {
+	for _, d := range draft2011Dialogs {
+		u, err := Parse(d.url)
+		if err != nil {
+			t.Fatalf("%s: Parse(%q): %v", d.section, d.url, err)
+		}
+		p, err := u.Plan()
+		if err != nil {
+			t.Fatalf("%s: Plan: %v", d.section, err)
+		}
+		host, user, pass, want := readDraftDialog(d.client)
+		if diff := cmp.Diff(want, readOurLines(p.Commands())); diff != "" {
+			t.Errorf("%s %s: lines from CWD onward (-draft +ours):\n%s", d.section, d.url, diff)
+		}
+		if p.Action != d.action {
+			t.Errorf("%s: Action %v, want %v", d.section, p.Action, d.action)
+		}
+		if p.Host != host {
+			t.Errorf("%s: Host %q, want HOST %q", d.section, p.Host, host)
+		}
+		gotUser, gotPass, ok := u.Login()
+		if gotUser != user || ok != d.loginOK {
+			t.Errorf("%s: Login() = %q, _, %v; want USER %q, ok %v", d.section, gotUser, ok, user, d.loginOK)
+		}
+		if _, has := u.User.Password(); has && gotPass != pass {
+			t.Errorf("%s: Login() password %q, want PASS %q", d.section, gotPass, pass)
+		}
+	}
+}
+
+// The listing verbs: the first example's NLST (4b) is ours exactly; the
+// third example's MLSD (4a with d) is our NLST (RFC 1738 §3.2.2).
+func TestDraft2011ListingLinesAreNLSTForTypecodeD(t *testing.T) {
+	for raw, want := range map[string][]string{
+		draft2011Dialogs[0].url: {"CWD /somedir", "NLST seconddir"},
+		draft2011Dialogs[2].url: {"NLST"},
+	} {
+		if diff := cmp.Diff(want, mustPlan(t, raw).Commands()); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", raw, diff)
+		}
+	}
+}
+
+// 2011 draft §4, after the second example: "Such URI is different from
+// one with <ftp-path> equal to "/etc/motd" or "//etc/motd", since both
+// such URI will result in sending "CWD etc" instead of <CWD /etc>."
+func TestDraft2011EtcMotdIsNotSlashEtc(t *testing.T) {
+	for _, raw := range []string{"ftp://203.0.113.42/etc/motd", "ftp://203.0.113.42//etc/motd"} {
+		if diff := cmp.Diff([]string{"CWD etc", "RETR motd"}, mustPlan(t, raw).Commands()); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", raw, diff)
+		}
+	}
+}
+
+// The dialogs above are the seed's, verbatim: each "C> " line after the
+// URL, up to the next URL or section (skipped when the seed is not
+// beside the module, as in CI).
+func TestDraft2011DialogsAreTheSeeds(t *testing.T) {
+	seed, err := os.ReadFile("../shared/seeds/draft-yevstifeyev-ftp-uri-scheme-06.txt")
+	if err != nil {
+		t.Skip("seed not found:", err)
+	}
+	text := string(seed)
+	start := strings.Index(text, "\n4. Examples\n")
+	if start < 0 {
+		t.Fatal(`no "4. Examples" section in the seed`)
+	}
+	clientLine := regexp.MustCompile(`^\s+C> (.*)$`)
+	for _, d := range draft2011Dialogs {
+		i := strings.Index(text[start:], "<"+d.seedURL+">")
+		if i < 0 {
+			t.Errorf("%s: <%s> not in the seed", d.section, d.seedURL)
+			continue
+		}
+		var got []string
+		for _, line := range strings.Split(text[start+i+len(d.seedURL)+2:], "\n") {
+			if strings.Contains(line, "<ftp://") || line != "" && line[0] >= '0' && line[0] <= '9' {
+				break
+			}
+			if m := clientLine.FindStringSubmatch(line); m != nil {
+				got = append(got, m[1])
+			}
+		}
+		if diff := cmp.Diff(d.client, got); diff != "" {
+			t.Errorf("%s: C> lines (-ours +seed):\n%s", d.section, diff)
+		}
+	}
+}
+
+// The 1997 draft §2.5's three examples, from CWD onward. The third one
+// is a named difference (DESIGN.md "Login and Plan"): the 1997 draft
+// sends "CWD " with a null argument for the null segment; ftpurl
+// follows the 2011 draft §3.2.3 (1), Note, and sends nothing.
+func TestDraft1997Section25Dialogs(t *testing.T) {
+	tests := []struct {
+		url   string
+		draft []string // the commands the 1997 draft §2.5 names
+		ours  []string
+	}{
+		{"ftp://myname@host.dom/%2Fetc/motd", []string{"CWD /etc", "RETR motd"}, nil},
+		{"ftp://myname@host.dom/etc/motd", []string{"CWD etc", "RETR motd"}, nil},
+		// Named difference: the null "CWD ".
+		{"ftp://myname@host.dom//etc/motd", []string{"CWD ", "CWD etc", "RETR motd"}, []string{"CWD etc", "RETR motd"}},
+	}
+	for _, tt := range tests {
+		u := MustParse(tt.url)
+		p, err := u.Plan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tt.draft
+		if tt.ours != nil {
+			if cmp.Equal(tt.draft, tt.ours) {
+				t.Fatalf("%s: a named difference that is no difference", tt.url)
+			}
+			want = tt.ours
+		}
+		if diff := cmp.Diff(want, p.Commands()); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tt.url, diff)
+		}
+		// "logging in as "myname" (prompting for a password if it is
+		// asked for)"
+		if user, _, ok := u.Login(); user != "myname" || ok {
+			t.Errorf("%s: Login() = %q, _, %v; want myname and a prompt", tt.url, user, ok)
+		}
+	}
+	// The seed says so (skipped when it is not beside the module).
+	seed, err := os.ReadFile("../shared/seeds/draft-casey-url-ftp-00.txt")
+	if err != nil {
+		t.Skip("seed not found:", err)
+	}
+	text := strings.Join(strings.Fields(string(seed)), " ")
+	for _, s := range []string{
+		`<URL:ftp://myname@host.dom/%2Fetc/motd> is interpreted`,
+		`executing "CWD /etc" and then "RETR motd"`,
+		`<URL:ftp://myname@host.dom/etc/motd> which would "CWD etc" and then "RETR motd"`,
+		`<URL:ftp://myname@host.dom//etc/motd>, would "CWD " with a null argument, then "CWD etc", and then "RETR motd"`,
+	} {
+		if !strings.Contains(text, s) {
+			t.Errorf("the 1997 draft does not say %q", s)
+		}
+	}
+}
+
+// The 1997 draft §3.1: browsers send "CWD /foo" and "RETR bar.html" for
+// ftp://host/foo/bar.html, which WithAbsolutePaths and SingleCWD
+// reproduce; "ftp://host/~/foo/bar.html" is foo/bar.html in the login
+// directory, and "ftp://user:pass@host/~/" that directory itself.
+func TestDraft1997Section31AbsolutePaths(t *testing.T) {
+	tests := []struct {
+		url  string
+		opts []PlanOption
+		want []string
+	}{
+		{"ftp://host/foo/bar.html", planOpts(SingleCWD, true), []string{"CWD /foo", "RETR bar.html"}},
+		{"ftp://host/foo/bar.html", nil, []string{"CWD foo", "RETR bar.html"}},
+		{"ftp://host/foo/bar.html", []PlanOption{WithAbsolutePaths()}, []string{"CWD /", "CWD foo", "RETR bar.html"}},
+		{"ftp://host/~/foo/bar.html", []PlanOption{WithAbsolutePaths()}, []string{"CWD foo", "RETR bar.html"}},
+		{"ftp://user:pass@host/~/", []PlanOption{WithAbsolutePaths()}, []string{"LIST"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, mustPlan(t, tt.url, tt.opts...).Commands()); diff != "" {
+			t.Errorf("%s: (-want +got):\n%s", tt.url, diff)
+		}
+	}
+}
+
+// Injection through Parse: every control character that could end or
+// cut a command (CR, LF, NUL), raw or percent-encoded, in the user,
+// the password, the host, every path position and the typecode, is
+// ErrControl at the offset where it begins, in every grammar
+// (DESIGN.md "Grammars": no part holds a control character, raw or
+// decoded; RFC 959 §4.1.3).
+func TestParseRefusesInjectionAtTheRightOffset(t *testing.T) {
+	attacks := []string{
+		"%0d%0a", "%0D%0A", "%0a", "%0d", "%00",
+		"%0d%0aDELE%20x", "%0D%0APORT%20127,0,0,1,0,25",
+		"\r\n", "\n", "\r", "\x00", "\r\nDELE x",
+	}
+	// "@@" marks where the attack goes.
+	positions := []string{
+		"ftp://@@foo:bar@example.net/dir/file.png",    // user, start
+		"ftp://foo@@:bar@example.net/dir/file.png",    // user, end
+		"ftp://foo@@@example.net/dir/file.png",        // user without password
+		"ftp://foo:@@bar@example.net/dir/file.png",    // password, start
+		"ftp://foo:bar@@@example.net/dir/file.png",    // password, end
+		"ftp://exa@@mple.net/dir/file.png",            // host
+		"ftp://example.net/@@dir/sub/file.png",        // first directory
+		"ftp://example.net/dir/s@@ub/file.png",        // middle directory
+		"ftp://example.net/dir/sub@@/file.png",        // last directory
+		"ftp://example.net/dir/sub/file.png@@",        // name
+		"ftp://example.net/dir/sub/@@",                // name of a listing
+		"ftp://example.net/dir/sub/file.png@@;type=i", // name before a typecode
+		"ftp://example.net/dir/sub/file.png;type=@@",  // typecode, alone
+		"ftp://example.net/dir/sub/file.png;type=i@@", // typecode, after the letter
+		"ftp://example.net/@@",                        // the whole path
+	}
+	grammars := []Grammar{Lenient, RFC1738, RFC2396, RFC3986}
+	n := 0
+	for _, pos := range positions {
+		off := strings.Index(pos, "@@")
+		for _, a := range attacks {
+			raw := pos[:off] + a + pos[off+2:]
+			for _, g := range grammars {
+				_, err := g.Parse(raw)
+				var e *Error
+				if !errors.As(err, &e) || e.Err != ErrControl || e.Offset != off || e.Op != "parse" {
+					t.Errorf("%v.Parse(%q) = %v; want ErrControl at offset %d", g, raw, err, off)
+					continue
+				}
+				if strings.ContainsAny(e.Error(), "\r\n\x00") {
+					t.Errorf("%v.Parse(%q): the message holds a control character: %q", g, raw, e.Error())
+				}
+				n++
+			}
+		}
+	}
+	if want := len(positions) * len(attacks) * len(grammars); n != want {
+		t.Errorf("%d of %d attacks refused", n, want)
+	}
+}
+
+// The 2017 shape of the Python (bpo-30119) and Java (CVE-2017-3544)
+// FTP injections, and curl's tests 225 and 226, refused at the escape,
+// with the password and the injected text kept out of the error.
+func TestParseRefusesKnownInjectionURLs(t *testing.T) {
+	tests := []struct {
+		raw     string
+		off     int
+		wantURL string
+	}{
+		{"ftp://foo:bar%0d%0aINJECTED@example.net/file.png", 13, "ftp://foo:xxxxx@example.net/file.png"},
+		{"ftp://foo:bar%0D%0AINJECTED@example.net/file.png", 13, "ftp://foo:xxxxx@example.net/file.png"},
+		{"ftp://foo:bar\r\nINJECTED@example.net/file.png", 13, "ftp://foo:xxxxx@example.net/file.png"},
+		{"ftp://example.net/file.png%0d%0aDELE%20file.png", 26, "ftp://example.net/file.png%0d%0aDELE%20file.png"},
+		{"ftp://example.net/%0d%0aPORT%20127,0,0,1,0,25/x", 18, "ftp://example.net/%0d%0aPORT%20127,0,0,1,0,25/x"},
+		{"ftp://bad%0auser:passwd@127.0.0.1:8992/225%0a", 9, "ftp://bad%0auser:xxxxx@127.0.0.1:8992/225%0a"},
+		{"ftp://127.0.0.1:8992/226%0d", 24, "ftp://127.0.0.1:8992/226%0d"},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.raw)
+		var e *Error
+		if !errors.As(err, &e) || e.Err != ErrControl || e.Offset != tt.off {
+			t.Errorf("Parse(%q) = %v; want ErrControl at offset %d", tt.raw, err, tt.off)
+			continue
+		}
+		if e.URL != tt.wantURL {
+			t.Errorf("Parse(%q): Error.URL %q, want %q", tt.raw, e.URL, tt.wantURL)
+		}
+		if msg := e.Error(); strings.Contains(tt.raw, "INJECTED") && (strings.Contains(msg, "INJECTED") || strings.Contains(msg, "bar")) {
+			t.Errorf("Parse(%q): the message quotes the password: %s", tt.raw, msg)
+		}
+	}
+}
+
+// Injection through a URL built by hand: Plan refuses any argument
+// holding CR, LF or NUL with ErrControl, with every method and with or
+// without WithAbsolutePaths (DESIGN.md "Login and Plan"), and Commands
+// renders nothing for a Plan built by hand that holds one.
+func TestPlanRefusesHandBuiltInjection(t *testing.T) {
+	base := func() *URL {
+		return &URL{Host: "example.net", Dirs: []string{"dir", "sub"}, Name: "file.png", Type: TypeImage}
+	}
+	for _, a := range []string{"\r\n", "\n", "\r", "\x00", "\r\nDELE x", "x\nPORT 127,0,0,1,0,25"} {
+		urls := map[string]*URL{}
+		u := base()
+		u.Host = "example.net" + a
+		urls["host"] = u
+		for i := range 2 {
+			u := base()
+			u.Dirs = append([]string(nil), u.Dirs...)
+			u.Dirs[i] += a
+			urls["dir"+string(rune('0'+i))] = u
+		}
+		u = base()
+		u.Dirs = []string{"dir", "", a}
+		urls["dir after a null one"] = u
+		u = base()
+		u.Name = a + "file.png"
+		urls["name"] = u
+		u = base()
+		u.Name = ""
+		u.Dirs = []string{a}
+		urls["listed dir"] = u
+		for where, u := range urls {
+			for _, m := range []Method{MultiCWD, SingleCWD, NoCWD} {
+				for _, abs := range []bool{false, true} {
+					p, err := u.Plan(planOpts(m, abs)...)
+					if err == nil {
+						t.Errorf("%s %q %v abs=%v: Plan = %q, want ErrControl", where, a, m, abs, p.Commands())
+						continue
+					}
+					wantPlanError(t, u, err, ErrControl)
+				}
+			}
+		}
+	}
+	// The typecode: a Type of CR or LF.
+	for _, typ := range []Typecode{'\r', '\n'} {
+		u := base()
+		u.Type = typ
+		_, err := u.Plan()
+		wantPlanError(t, u, err, ErrControl)
+	}
+	// A password in the URL is redacted in the error.
+	u := base()
+	u.User = UserPassword("foo", "secret")
+	u.Name = "x\r\nDELE y"
+	_, err := u.Plan()
+	if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "xxxxx") {
+		t.Errorf("Plan error %v: want the password redacted", err)
+	}
+	// Commands of a hand-built Plan.
+	for _, p := range []*Plan{
+		{Dirs: []string{"a\r\nDELE x"}, Action: List},
+		{Dirs: []string{"a", "b\x00"}, Action: List},
+		{Name: "f\nDELE x", Action: Retrieve},
+		{Name: "f\r", Action: NameList},
+	} {
+		if lines := p.Commands(); lines != nil {
+			t.Errorf("Commands of %+v = %q, want nil", p, lines)
+		}
+	}
+	var nilPlan *Plan
+	if lines := nilPlan.Commands(); lines != nil {
+		t.Errorf("(*Plan)(nil).Commands() = %q", lines)
+	}
+}
+
+// Plan.Commands' doc: an empty Dirs element sends nothing (2011 draft
+// §3.2.3 (1), Note), TYPE is sent for a, e, i, u in any case, an unknown
+// Action renders no action line.
+func TestCommandsOfAHandBuiltPlan(t *testing.T) {
+	tests := []struct {
+		p    Plan
+		want []string
+	}{
+		{Plan{Dirs: []string{"", "a", ""}, Action: List}, []string{"CWD a", "LIST"}},
+		{Plan{Type: 'I', Action: Retrieve, Name: "f"}, []string{"TYPE I", "RETR f"}},
+		{Plan{Type: 'd', Action: NameList, Name: "f"}, []string{"NLST f"}},
+		{Plan{Type: 'x', Action: RetrieveOrList, Name: "f"}, []string{"RETR f"}},
+		{Plan{Dirs: []string{"a"}, Action: Action(9), Name: "f"}, []string{"CWD a"}},
+		{Plan{Action: List, Name: "sub"}, []string{"LIST sub"}},
+		{Plan{}, []string{}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, tt.p.Commands()); diff != "" {
+			t.Errorf("Commands of %+v (-want +got):\n%s", tt.p, diff)
+		}
+	}
+}
+
+// Method.String gives curl's --ftp-method names; MarshalText and
+// UnmarshalText make a Method a flag.TextVar value. Action.String names
+// the (4a)-(4d) cases.
+func TestMethodAndActionNames(t *testing.T) {
+	for m, name := range map[Method]string{MultiCWD: "multicwd", SingleCWD: "singlecwd", NoCWD: "nocwd", Method(7): "Method(7)"} {
+		if m.String() != name {
+			t.Errorf("Method(%d).String() = %q, want %q", int(m), m.String(), name)
+		}
+	}
+	for _, text := range []string{"multicwd", "SingleCWD", "NOCWD"} {
+		var m Method
+		if err := m.UnmarshalText([]byte(text)); err != nil || !asciiEqualFold(text, m.String()) {
+			t.Errorf("UnmarshalText(%q) = %v, %v", text, m, err)
+		}
+		b, err := m.MarshalText()
+		if err != nil || string(b) != m.String() {
+			t.Errorf("%v.MarshalText() = %q, %v", m, b, err)
+		}
+	}
+	var m Method
+	for _, bad := range []string{"", "multi", "nocwd ", "noCWſ"} {
+		if err := m.UnmarshalText([]byte(bad)); err == nil {
+			t.Errorf("UnmarshalText(%q) = nil error", bad)
+		}
+	}
+	if _, err := Method(-1).MarshalText(); err == nil {
+		t.Error("Method(-1).MarshalText() = nil error")
+	}
+
+	for a, name := range map[Action]string{
+		Retrieve: "retrieve", List: "list", NameList: "name-list", RetrieveOrList: "retrieve-or-list",
+		Action(0): "Action(0)", Action(5): "Action(5)",
+	} {
+		if a.String() != name {
+			t.Errorf("Action(%d).String() = %q, want %q", int(a), a.String(), name)
+		}
+	}
+	// A Plan encodes to JSON with a readable action, and back.
+	p := mustPlan(t, "ftp://h/pub/f;type=i")
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(b, &fields); err != nil || fields["Action"] != "retrieve" {
+		t.Errorf("json.Marshal(plan) = %s: want \"Action\":\"retrieve\"", b)
+	}
+	var q Plan
+	if err := json.Unmarshal(b, &q); err != nil || !cmp.Equal(*p, q) {
+		t.Errorf("json round trip = %+v, %v; want %+v", q, err, *p)
+	}
+	if _, err := Action(0).MarshalText(); err == nil {
+		t.Error("Action(0).MarshalText() = nil error")
+	}
+	var a Action
+	if err := a.UnmarshalText([]byte("Action(0)")); err == nil {
+		t.Error(`UnmarshalText("Action(0)") = nil error`)
+	}
+}
