@@ -1,11 +1,87 @@
 package ftpurl
 
-import "net/url"
+import (
+	"net/url"
+	"strings"
+)
 
-// STUB: owned by the interop work (issue 6); replace entirely.
+// FromURL converts a *url.URL from net/url into a URL. It refuses with
+// ErrScheme a nil v or one whose scheme is not ftp (in any case).
+//
+// It parses v.String() with Lenient, so it is lossless: net/url keeps a
+// path's escapes in RawPath (so "%2F" stays inside its segment and
+// ";type=" stays the typecode, RFC 1738 §3.2.2) and a fragment's in
+// RawFragment, and String writes them back. FromURL(u.URL()) is equal to
+// u, part by part, for every URL that Parse returns. A url.URL that
+// net/url parsed but ftpurl refuses (a control character, an IPv6 zone,
+// a bad port, no host) gives the *Error of Parse, which quotes
+// v.String() with the password hidden.
+func FromURL(v *url.URL) (*URL, error) {
+	if v == nil {
+		return nil, newError("parse", "", -1, ErrScheme, "nil *url.URL")
+	}
+	if !strings.EqualFold(v.Scheme, "ftp") {
+		return nil, newError("parse", v.Redacted(), 0, ErrScheme, "scheme "+quoteScheme(v.Scheme)+" is not ftp")
+	}
+	return Lenient.Parse(v.String())
+}
 
-// FromURL converts a *url.URL.
-func FromURL(v *url.URL) (*URL, error) { return nil, nil }
+func quoteScheme(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return `"` + s + `"`
+}
 
-// URL converts u to a *url.URL.
-func (u *URL) URL() *url.URL { return nil }
+// URL returns u as a *url.URL from net/url: the same value that
+// url.Parse(u.String()) returns. User is set with url.User or
+// url.UserPassword; Host holds the host (an IPv6 address in brackets)
+// and the port unless it is 0 or 21; Path is the decoded path, and
+// RawPath the escaped one when net/url would not write it the same way
+// (as with "%2F" in a segment); RawQuery is u.RawQuery; Fragment is the
+// decoded fragment and RawFragment u.Fragment when it differs from
+// net/url's own escaping. So v.String() parses back to u, and FromURL
+// returns a URL equal to u.
+//
+// URL returns nil for a nil u, and an empty url.URL for the zero URL,
+// whose String is "" too.
+func (u *URL) URL() *url.URL {
+	if u == nil {
+		return nil
+	}
+	s := u.String()
+	if s == "" {
+		return new(url.URL)
+	}
+	// s is "ftp://" authority path ["?" query] ["#" fragment], and
+	// String writes "/" after the authority, "?" and "#" nowhere else.
+	s = s[len("ftp://"):]
+	slash := strings.IndexByte(s, '/')
+	authority, rest := s[:slash], s[slash:]
+	path, fragment, hasFragment := strings.Cut(rest, "#")
+	path, query, _ := strings.Cut(path, "?")
+
+	v := &url.URL{Scheme: "ftp", RawQuery: query}
+	if u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			v.User = url.UserPassword(u.User.Username(), pw)
+		} else {
+			v.User = url.User(u.User.Username())
+		}
+		authority = authority[strings.LastIndexByte(authority, '@')+1:]
+	}
+	v.Host = authority
+	// RawPath and RawFragment hold the escaped text only where net/url's
+	// own escaping of the decoded text differs, as url.Parse sets them.
+	v.Path = unescape(path)
+	if v.EscapedPath() != path {
+		v.RawPath = path
+	}
+	if hasFragment {
+		v.Fragment = unescape(fragment)
+		if v.EscapedFragment() != fragment {
+			v.RawFragment = fragment
+		}
+	}
+	return v
+}

@@ -1,6 +1,134 @@
 package ftpurl
 
-// STUB: owned by the interop work (issue 6); replace entirely.
+import (
+	"fmt"
+	"strings"
+)
 
-// ResolveReference resolves ref against u (RFC 3986 §5.2).
-func (u *URL) ResolveReference(ref string) (*URL, error) { return nil, nil }
+// ResolveReference resolves the URI reference ref against u, as RFC 3986
+// §5.2 does with a strict parser, and returns the target URL. The 1997
+// draft §2.8 says that ftp URLs take every form of relative reference:
+// "g", "../g", "/g", "//host/g", "?q", "#f", "" and absolute ones.
+//
+// The base is u as String writes it. The reference is read with
+// Lenient's rules, so it may hold raw spaces and Unicode, which the
+// result percent-encodes; it is split the way RFC 3986 Appendix B
+// splits it, so a ":" before the first "/", "?" or "#" ends a scheme
+// (write "./a:b" for a relative path whose first segment holds ":",
+// §4.2).
+//
+// Dot segments "." and ".." are removed from the target path as §5.2.4
+// says (unlike Parse, which keeps them as CWD arguments); one spelled
+// "%2E" counts too, since it is the same segment once decoded (§6.2.2.2,
+// and Parse reads it so). A segment holding "%2F" is one segment: ".."
+// removes it whole. A final ";type=X" belongs to the segment it ends, so
+// "..;type=d" is not a dot segment. The result's typecode is whatever
+// its path ends with: a reference with a path replaces the base's last
+// segment and with it the base's typecode; an empty reference, "?q" or
+// "#f" keeps both.
+//
+// The target is parsed with Lenient. A reference with a scheme other
+// than ftp is ErrScheme; "ftp:g", strictly an absolute URL with no
+// authority (§5.2.2, §5.4.2), is ErrHost, as is any target without a
+// host. A fault in the reference gives an *Error that quotes ref and
+// points into it; a base built by hand that String cannot make valid
+// gives the *Error of the resolved URL.
+func (u *URL) ResolveReference(ref string) (*URL, error) {
+	p := parser{g: Lenient, s: ref}
+	var (
+		r  URL      // the reference's parts, decoded
+		ui Userinfo // r.User, when the reference has userinfo
+		i  int      // where the hierarchical part starts
+	)
+	hasScheme := false
+	if k := strings.IndexAny(ref, ":/?#"); k >= 0 && ref[k] == ':' {
+		hasScheme = true
+		if !strings.EqualFold(ref[:k], "ftp") {
+			// Control characters and bad escapes rank first, as in Parse.
+			p.scan(0, k, cPrint|allowUCS, ErrScheme, "scheme", true)
+			p.fail(0, ErrScheme, fmt.Sprintf(`scheme %q is not ftp (a relative path whose first segment holds ":" must start with "./", RFC 3986 §4.2)`, ref[:k]))
+		}
+		i = k + 1
+	}
+	hasAuthority := strings.HasPrefix(ref[i:], "//")
+	switch {
+	case hasAuthority:
+		i = p.authority(&r, &ui, i+2)
+	case hasScheme:
+		p.fail(i, ErrHost, `an ftp URL has a host: "//" must follow "ftp:" (RFC 3986 §5.2.2 reads "ftp:g" strictly)`)
+	case u == nil || u.Host == "":
+		p.fail(-1, ErrHost, "the base URL has no host")
+	}
+	end := p.path(&r, i)
+	hasPath, absPath := end > i, end > i && ref[i] == '/'
+	hasQuery := end < len(ref) && ref[end] == '?'
+	if hasQuery {
+		end = p.query(&r, end)
+	}
+	if end < len(ref) {
+		p.fragment(&r, end)
+	}
+	if p.err != nil {
+		return nil, newError("parse", ref, p.off, p.err, p.detail)
+	}
+
+	// RFC 3986 §5.2.2, on decoded segments: a segment is "." or ".."
+	// once decoded exactly when it is so in the normalized string.
+	t := URL{Fragment: r.Fragment}
+	switch {
+	case hasAuthority:
+		t.User, t.Host, t.Port = r.User, r.Host, r.Port
+	default:
+		t.User, t.Host, t.Port = u.User, u.Host, u.Port
+	}
+	switch {
+	case !hasAuthority && !hasPath:
+		t.Dirs, t.Name, t.Type, t.RawQuery = u.Dirs, u.Name, u.Type, u.RawQuery
+		if hasQuery {
+			t.RawQuery = r.RawQuery
+		}
+	case hasAuthority || absPath:
+		t.Dirs, t.Name = removeDotSegments(r.Dirs, r.Name, r.Type != TypeNone)
+		t.Type, t.RawQuery = r.Type, r.RawQuery
+	default:
+		// §5.2.3 merge: the base path up to its last "/", then the
+		// reference; the base's last segment and typecode go.
+		dirs := make([]string, 0, len(u.Dirs)+len(r.Dirs))
+		dirs = append(append(dirs, u.Dirs...), r.Dirs...)
+		t.Dirs, t.Name = removeDotSegments(dirs, r.Name, r.Type != TypeNone)
+		t.Type, t.RawQuery = r.Type, r.RawQuery
+	}
+	return Lenient.Parse(t.String())
+}
+
+// removeDotSegments is RFC 3986 §5.2.4 on the absolute path
+// "/" + dirs joined with "/" + "/" + name, given as decoded segments:
+// it returns the directories and last segment of the result. typed says
+// that name carries a ";type=", so it is not a dot segment. It reuses
+// the array of dirs.
+func removeDotSegments(dirs []string, name string, typed bool) ([]string, string) {
+	out := dirs[:0]
+	for _, d := range dirs {
+		switch d {
+		case ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, d)
+		}
+	}
+	if !typed {
+		switch name {
+		case ".":
+			name = "" // "/a/." is "/a/"
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			name = "" // "/a/b/.." is "/a/"
+		}
+	}
+	return out, name
+}
