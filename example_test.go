@@ -1,0 +1,205 @@
+package ftpurl_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ftpurl/ftpurl"
+)
+
+// RFC 1738 §3.2.2: "%2F" is a "/" inside one directory name, so this
+// URL means "CWD /etc", then "RETR motd".
+func ExampleParse() {
+	u, err := ftpurl.Parse("ftp://myname@host.dom/%2Fetc/motd;type=a")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("user %q, host %q, port %d\n", u.User.Username(), u.Host, u.Port)
+	fmt.Printf("dirs %q, name %q, type %q\n", u.Dirs, u.Name, u.Type)
+	// Output:
+	// user "myname", host "host.dom", port 0
+	// dirs ["/etc"], name "motd", type "a"
+}
+
+// Lenient, the default grammar, takes an IRI as people paste it and
+// writes it back as a URI (2011 draft §4.1).
+func ExampleParse_iri() {
+	u, err := ftpurl.Parse("ftp://ĉat.example.com/weather/☃/snow.txt")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(u.Host)
+	fmt.Printf("%q\n", u.Dirs)
+	fmt.Println(u)
+	// Output:
+	// xn--at-0la.example.com
+	// ["weather" "☃"]
+	// ftp://xn--at-0la.example.com/weather/%E2%98%83/snow.txt
+}
+
+func ExampleMustParse() {
+	u := ftpurl.MustParse("FTP://FTP.Example.COM:21/pub/README")
+	fmt.Println(u)
+	// Output:
+	// ftp://ftp.example.com/pub/README
+}
+
+// The grammars differ on "?": RFC 1738 has no query, so "?" is part of
+// the file name; RFC 3986 starts a query with it; the 1997 draft, as
+// Regexp::Common reads it, refuses it.
+func ExampleGrammar_Parse() {
+	const raw = "ftp://host/file?v=2"
+	for _, g := range []ftpurl.Grammar{ftpurl.RFC1738, ftpurl.RFC2396, ftpurl.RFC3986} {
+		u, err := g.Parse(raw)
+		if err != nil {
+			fmt.Printf("%s: %v\n", g, errors.Unwrap(err))
+			continue
+		}
+		fmt.Printf("%s: name %q, query %q\n", g, u.Name, u.RawQuery)
+	}
+	// Output:
+	// rfc1738: name "file?v=2", query ""
+	// rfc2396: invalid path
+	// rfc3986: name "file", query "v=2"
+}
+
+func ExampleGrammar_String() {
+	fmt.Println(ftpurl.Lenient, ftpurl.RFC1738, ftpurl.RFC2396, ftpurl.RFC3986)
+	// Output:
+	// lenient rfc1738 rfc2396 rfc3986
+}
+
+// A Grammar reads its name in any case, so it can be a flag
+// (flag.TextVar) or a configuration value.
+func ExampleGrammar_UnmarshalText() {
+	var g ftpurl.Grammar
+	if err := g.UnmarshalText([]byte("RFC3986")); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(g)
+	fmt.Println(g.UnmarshalText([]byte("rfc1808")))
+	// Output:
+	// rfc3986
+	// ftpurl: unknown grammar "rfc1808" (want lenient, rfc1738, rfc2396 or rfc3986)
+}
+
+// String writes the one normalized form, also for a URL built by hand:
+// lower-case A-label host, no default port, each segment escaped on its
+// own, lower-case typecode.
+func ExampleURL_String() {
+	u := ftpurl.URL{
+		User: ftpurl.User("anonymous"),
+		Host: "Bücher.Example",
+		Port: 21,
+		Dirs: []string{"/pub", "a;b"},
+		Name: "read me.txt",
+		Type: 'I',
+	}
+	fmt.Println(u.String())
+	fmt.Printf("%q\n", ftpurl.URL{}.String())
+	// Output:
+	// ftp://anonymous@xn--bcher-kva.example/%2Fpub/a%3Bb/read%20me.txt;type=i
+	// ""
+}
+
+func ExampleURL_Redacted() {
+	u := ftpurl.MustParse("ftp://fellow:bad-guy@203.0.113.42/%2Fetc/motd")
+	fmt.Println(u.Redacted())
+	// Output:
+	// ftp://fellow:xxxxx@203.0.113.42/%2Fetc/motd
+}
+
+// Address is what net.Dial takes: port 21 unless the URL says otherwise
+// (RFC 1738 §3.2), IPv6 in brackets.
+func ExampleURL_Address() {
+	for _, raw := range []string{
+		"ftp://ftp.example.com/",
+		"ftp://example.com:49557/",
+		"ftp://[2001:DB8::1]/pub/",
+	} {
+		fmt.Println(ftpurl.MustParse(raw).Address())
+	}
+	// Output:
+	// ftp.example.com:21
+	// example.com:49557
+	// [2001:db8::1]:21
+}
+
+func ExampleUser() {
+	u := ftpurl.URL{User: ftpurl.User("jamesc"), Host: "ftp.harlequin.com", Name: "foo.html"}
+	fmt.Println(u.String())
+	// Output:
+	// ftp://jamesc@ftp.harlequin.com/foo.html
+}
+
+// A ":" or "@" in a password is escaped, and Redacted hides it.
+func ExampleUserPassword() {
+	u := ftpurl.URL{User: ftpurl.UserPassword("user1", "p@ss:word"), Host: "example.net"}
+	fmt.Println(u.String())
+	fmt.Println(u.Redacted())
+	// Output:
+	// ftp://user1:p%40ss%3Aword@example.net/
+	// ftp://user1:xxxxx@example.net/
+}
+
+// RFC 1738 §3.2.1: "ftp://@host.com/" has an empty user name, while
+// "ftp://host.com/" has no userinfo at all.
+func ExampleUserinfo_Username() {
+	for _, raw := range []string{"ftp://@host.com/", "ftp://host.com/", "ftp://myname@host.dom/"} {
+		u := ftpurl.MustParse(raw)
+		fmt.Printf("%q has userinfo: %v, user name %q\n", raw, u.User != nil, u.User.Username())
+	}
+	// Output:
+	// "ftp://@host.com/" has userinfo: true, user name ""
+	// "ftp://host.com/" has userinfo: false, user name ""
+	// "ftp://myname@host.dom/" has userinfo: true, user name "myname"
+}
+
+// RFC 1738 §3.2.1: "ftp://foo:@host.com/" has an empty password, which
+// is not the same as none.
+func ExampleUserinfo_Password() {
+	for _, raw := range []string{"ftp://foo:@host.com/", "ftp://foo@host.com/", "ftp://foo:b%40r@host.com/"} {
+		p, ok := ftpurl.MustParse(raw).User.Password()
+		fmt.Printf("%q: password %q, set %v\n", raw, p, ok)
+	}
+	// Output:
+	// "ftp://foo:@host.com/": password "", set true
+	// "ftp://foo@host.com/": password "", set false
+	// "ftp://foo:b%40r@host.com/": password "b@r", set true
+}
+
+// The typecode is the final ";type=" of the path, in any case; Type
+// holds its lower-case letter (2011 draft §3.2.3.1).
+func ExampleTypecode() {
+	for _, raw := range []string{
+		"ftp://h/pub/file.tar;TYPE=I",
+		"ftp://h/pub/;type=d",
+		"ftp://h/pub/notes.txt",
+	} {
+		u := ftpurl.MustParse(raw)
+		fmt.Printf("%q directory listing: %v\n", u.Type, u.Type == ftpurl.TypeDirectory)
+	}
+	// Output:
+	// "i" directory listing: false
+	// "d" directory listing: true
+	// "" directory listing: false
+}
+
+// Every error is an *Error: errors.Is finds its sentinel, errors.As its
+// offset; the password never appears in it.
+func ExampleError() {
+	_, err := ftpurl.Parse("ftp://fellow:bad-guy@example.com:70000/")
+	var e *ftpurl.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Op, e.URL, e.Offset)
+	}
+	fmt.Println(errors.Is(err, ftpurl.ErrPort))
+	fmt.Println(err)
+	// Output:
+	// parse ftp://fellow:xxxxx@example.com:70000/ 33
+	// true
+	// ftpurl: parse "ftp://fellow:xxxxx@example.com:70000/": invalid port at offset 33: port is greater than 65535
+}
