@@ -1,0 +1,219 @@
+package ftpurl_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ftpurl/ftpurl"
+)
+
+func ExampleURL_Login() {
+	for _, raw := range []string{
+		"ftp://ftp.example.com/pub/",
+		"ftp://fellow:bad-guy@203.0.113.42/%2Fetc/motd",
+		"ftp://myname@host.example/file",
+		"ftp://ftp@ftp.example.com/pub/",
+	} {
+		u := ftpurl.MustParse(raw)
+		user, password, ok := u.Login()
+		if !ok {
+			fmt.Printf("USER %s, then ask for a password\n", user)
+			continue
+		}
+		fmt.Printf("USER %s, PASS %s\n", user, password)
+	}
+	// Output:
+	// USER anonymous, PASS anonymous@
+	// USER fellow, PASS bad-guy
+	// USER myname, then ask for a password
+	// USER ftp, PASS anonymous@
+}
+
+func ExampleURL_Plan() {
+	u, err := ftpurl.Parse("ftp://ftp.example.com/pub/linux/README;type=a")
+	if err != nil {
+		panic(err)
+	}
+	p, err := u.Plan()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("HOST", p.Host)
+	fmt.Printf("%q %q %v %q\n", p.Dirs, p.Type, p.Action, p.Name)
+	for _, line := range p.Commands() {
+		fmt.Println(line)
+	}
+	// Output:
+	// HOST ftp.example.com
+	// ["pub" "linux"] "a" retrieve "README"
+	// CWD pub
+	// CWD linux
+	// TYPE A
+	// RETR README
+}
+
+// Plan refuses what would inject a command, however the URL was built.
+func ExampleURL_Plan_injection() {
+	_, err := ftpurl.Parse("ftp://foo:bar%0d%0aINJECTED@example.net/file.png")
+	var e *ftpurl.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Op, e.URL, e.Offset, e.Err)
+	}
+
+	u := &ftpurl.URL{Host: "example.net", Name: "file.png\r\nDELE file.png"}
+	_, err = u.Plan()
+	fmt.Println(errors.Is(err, ftpurl.ErrControl))
+
+	u = ftpurl.MustParse("ftp://example.net/-R;type=d")
+	_, err = u.Plan()
+	fmt.Println(err)
+	// Output:
+	// parse ftp://foo:xxxxx@example.net/file.png 13 control character
+	// true
+	// ftpurl: plan "ftp://example.net/-R;type=d": invalid path: the NLST argument begins with "-", which servers read as options of ls
+}
+
+func ExamplePlan_Commands() {
+	for _, raw := range []string{
+		"ftp://example.com:49557/%2Fsomedir/seconddir;type=d", // 2011 draft §4
+		"ftp://example.org/%3Ffoo/%23bar/file.txt;type=a#char=500",
+		"ftp://example.net/pub//",
+		"ftp://example.net/file.tar.gz",
+	} {
+		p, err := ftpurl.MustParse(raw).Plan()
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%q\n", p.Commands())
+	}
+	// Output:
+	// ["CWD /somedir" "NLST seconddir"]
+	// ["CWD ?foo" "CWD #bar" "TYPE A" "RETR file.txt"]
+	// ["CWD pub" "LIST"]
+	// ["RETR file.tar.gz"]
+}
+
+func ExampleWithMethod() {
+	u := ftpurl.MustParse("ftp://example.com/pub/linux/kernel/README")
+	for _, m := range []ftpurl.Method{ftpurl.MultiCWD, ftpurl.SingleCWD, ftpurl.NoCWD} {
+		p, err := u.Plan(ftpurl.WithMethod(m))
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("%-9s %q\n", m, p.Commands())
+	}
+	// Output:
+	// multicwd  ["CWD pub" "CWD linux" "CWD kernel" "RETR README"]
+	// singlecwd ["CWD pub/linux/kernel" "RETR README"]
+	// nocwd     ["RETR pub/linux/kernel/README"]
+}
+
+// MultiCWD, the default, sends one CWD per directory, "%2F" staying
+// inside its directory.
+func ExampleWithMethod_multiCWD() {
+	p, _ := ftpurl.MustParse("ftp://h/a/%2Fetc/motd").Plan(ftpurl.WithMethod(ftpurl.MultiCWD))
+	fmt.Printf("%q\n", p.Commands())
+	// Output: ["CWD a" "CWD /etc" "RETR motd"]
+}
+
+// SingleCWD joins the directories; one that begins with "/" starts a
+// new absolute path.
+func ExampleWithMethod_singleCWD() {
+	p, _ := ftpurl.MustParse("ftp://h/a/%2Fetc/motd").Plan(ftpurl.WithMethod(ftpurl.SingleCWD))
+	fmt.Printf("%q\n", p.Commands())
+	// Output: ["CWD /etc" "RETR motd"]
+}
+
+// NoCWD puts the whole path in RETR, LIST or NLST.
+func ExampleWithMethod_noCWD() {
+	p, _ := ftpurl.MustParse("ftp://h/a/%2Fetc/motd").Plan(ftpurl.WithMethod(ftpurl.NoCWD))
+	fmt.Printf("%q\n", p.Commands())
+	p, _ = ftpurl.MustParse("ftp://h/pub/linux/").Plan(ftpurl.WithMethod(ftpurl.NoCWD))
+	fmt.Printf("%q\n", p.Commands())
+	// Output:
+	// ["RETR /etc/motd"]
+	// ["LIST pub/linux"]
+}
+
+func ExampleWithAbsolutePaths() {
+	for _, raw := range []string{
+		"ftp://host/foo/bar.html",
+		"ftp://host/~/foo/bar.html", // 1997 draft §3.1: "~" is the login directory
+	} {
+		u := ftpurl.MustParse(raw)
+		multi, _ := u.Plan(ftpurl.WithAbsolutePaths())
+		single, _ := u.Plan(ftpurl.WithAbsolutePaths(), ftpurl.WithMethod(ftpurl.SingleCWD))
+		fmt.Printf("%q %q\n", multi.Commands(), single.Commands())
+	}
+	// Output:
+	// ["CWD /" "CWD foo" "RETR bar.html"] ["CWD /foo" "RETR bar.html"]
+	// ["CWD foo" "RETR bar.html"] ["CWD foo" "RETR bar.html"]
+}
+
+func ExampleAction() {
+	for _, raw := range []string{
+		"ftp://h/pub/",           // (4a)
+		"ftp://h/pub;type=d",     // (4b)
+		"ftp://h/f.txt;type=a",   // (4c)
+		"ftp://h/f.txt",          // (4d)
+		"ftp://h/pub/;type=d",    // (4a) with d
+		"ftp://h/f.txt;type=zip", // not a typecode: ErrTypecode
+	} {
+		u, err := ftpurl.Parse(raw)
+		if err != nil {
+			fmt.Println(errors.Is(err, ftpurl.ErrTypecode))
+			continue
+		}
+		p, _ := u.Plan()
+		fmt.Printf("%-16v %q\n", p.Action, p.Commands())
+	}
+	// Output:
+	// list             ["CWD pub" "LIST"]
+	// name-list        ["NLST pub"]
+	// retrieve         ["TYPE A" "RETR f.txt"]
+	// retrieve-or-list ["RETR f.txt"]
+	// name-list        ["CWD pub" "NLST"]
+	// true
+}
+
+func ExampleAction_String() {
+	fmt.Println(ftpurl.Retrieve, ftpurl.List, ftpurl.NameList, ftpurl.RetrieveOrList)
+	// Output: retrieve list name-list retrieve-or-list
+}
+
+func ExampleAction_MarshalText() {
+	b, err := ftpurl.NameList.MarshalText()
+	fmt.Println(string(b), err)
+	// Output: name-list <nil>
+}
+
+func ExampleAction_UnmarshalText() {
+	var a ftpurl.Action
+	err := a.UnmarshalText([]byte("retrieve-or-list"))
+	fmt.Println(a == ftpurl.RetrieveOrList, err)
+	// Output: true <nil>
+}
+
+func ExampleMethod_String() {
+	fmt.Println(ftpurl.MultiCWD, ftpurl.SingleCWD, ftpurl.NoCWD)
+	// Output: multicwd singlecwd nocwd
+}
+
+func ExampleMethod_MarshalText() {
+	b, err := ftpurl.SingleCWD.MarshalText()
+	fmt.Println(string(b), err)
+	// Output: singlecwd <nil>
+}
+
+// A Method is a flag.TextVar value, named as curl's --ftp-method.
+func ExampleMethod_UnmarshalText() {
+	var m ftpurl.Method
+	if err := m.UnmarshalText([]byte("NoCWD")); err != nil {
+		panic(err)
+	}
+	fmt.Println(m == ftpurl.NoCWD)
+	fmt.Println(m.UnmarshalText([]byte("cwd")))
+	// Output:
+	// true
+	// ftpurl: unknown method "cwd" (want multicwd, singlecwd or nocwd)
+}
