@@ -269,8 +269,19 @@ func (p *printer) each(urls []string, stdin io.Reader) {
 	}
 }
 
+// recoverBug turns a panic in package ftpurl, which is a bug there
+// (Parse and Plan never panic by contract), into an error for the URL at
+// hand, so that the URLs after it are still processed. The message does
+// not quote the URL, which may hold a password.
+func (p *printer) recoverBug() {
+	if r := recover(); r != nil {
+		p.fail(fmt.Errorf("ftpurl: internal error, a bug in package ftpurl (please report it): %v", r))
+	}
+}
+
 // one parses raw and prints it in the selected mode.
 func (p *printer) one(raw string) {
+	defer p.recoverBug()
 	u, err := p.cfg.grammar.Parse(raw)
 	if err != nil {
 		p.fail(err)
@@ -299,6 +310,7 @@ func (p *printer) urlString(u *ftpurl.URL) string {
 
 // find prints each URL that the grammar finds in the text on stdin.
 func (p *printer) find(stdin io.Reader) {
+	defer p.recoverBug()
 	text, err := io.ReadAll(stdin)
 	if err != nil {
 		p.fail(fmt.Errorf("ftpurl: reading standard input: %w", err))

@@ -119,6 +119,17 @@ func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
 			status: 1,
 		},
 	}, {
+		// DESIGN.md "Which sentinel": a "%" not followed by two hex
+		// digits is ErrEscape, also at the very end of the input; the
+		// URLs after it are still processed.
+		name: "truncated escape at the end",
+		args: []string{"ftp://h/a%2", "ftp://b/"},
+		want: result{
+			stdout: "ftp://b/\n",
+			stderr: `ftpurl: parse "ftp://h/a%2": invalid percent-escape at offset 9: "%" is not followed by two hexadecimal digits` + "\n",
+			status: 1,
+		},
+	}, {
 		// The 2017 Python/Java injection shape (bpo-30119): refused,
 		// and the error hides the password (DESIGN.md "Passwords never
 		// leak").
