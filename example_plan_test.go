@@ -1,7 +1,9 @@
 package ftpurl_test
 
 import (
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/ftpurl/ftpurl"
@@ -216,4 +218,42 @@ func ExampleMethod_UnmarshalText() {
 	// Output:
 	// true
 	// ftpurl: unknown method "cwd" (want multicwd, singlecwd or nocwd)
+}
+
+// A Method is a command-line flag, named as curl's --ftp-method.
+func ExampleMethod() {
+	fs := flag.NewFlagSet("ftpget", flag.ContinueOnError)
+	method := ftpurl.MultiCWD
+	fs.TextVar(&method, "ftp-method", ftpurl.MultiCWD, "multicwd, singlecwd or nocwd")
+	if err := fs.Parse([]string{"-ftp-method", "singlecwd"}); err != nil {
+		panic(err)
+	}
+	p, _ := ftpurl.MustParse("ftp://h/a/b/f").Plan(ftpurl.WithMethod(method))
+	fmt.Printf("%v %q\n", method, p.Commands())
+	// Output: singlecwd ["CWD a/b" "RETR f"]
+}
+
+// Options are values: a program can gather them before it plans.
+func ExamplePlanOption() {
+	opts := []ftpurl.PlanOption{ftpurl.WithMethod(ftpurl.NoCWD)}
+	browserLike := true
+	if browserLike {
+		opts = append(opts, ftpurl.WithAbsolutePaths())
+	}
+	p, _ := ftpurl.MustParse("ftp://h/pub/f.txt").Plan(opts...)
+	fmt.Printf("%q\n", p.Commands())
+	// Output: ["RETR /pub/f.txt"]
+}
+
+// A Plan is plain data: here as JSON, with the action by name.
+func ExamplePlan() {
+	p, _ := ftpurl.MustParse("ftp://[2001:db8::1]/pub/;type=d").Plan()
+	b, _ := json.Marshal(struct {
+		Host   string
+		Dirs   []string
+		Action ftpurl.Action
+		Name   string
+	}{p.Host, p.Dirs, p.Action, p.Name})
+	fmt.Println(string(b))
+	// Output: {"Host":"[2001:db8::1]","Dirs":["pub"],"Action":"name-list","Name":""}
 }

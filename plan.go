@@ -371,7 +371,9 @@ func sendsType(t Typecode) bool {
 // read as options of ls. That includes the Name of RetrieveOrList,
 // since the caller lists it when RETR fails; a ";type=i" (or a, e, u)
 // retrieves such a file, and WithAbsolutePaths or NoCWD puts a path
-// before the "-". A URL built by hand is also refused with ErrHost when
+// before the "-". (USER and PASS are Login's: it returns ok false for a
+// user or password holding CR, LF or NUL.) A URL built by hand is also
+// refused with ErrHost when
 // its host is empty or not a valid host (as Parse would refuse it), and
 // with ErrTypecode when its Type is not an ASCII letter. An unknown
 // Method is ErrPath. The error's Op is "plan", its URL is u.Redacted()
