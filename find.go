@@ -1,12 +1,720 @@
 package ftpurl
 
-// STUB: owned by the FindAll work (issue 5); replace entirely.
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
-// A Match is an ftp URL found in a text.
+// A Match is an ftp URL that FindAll found in a text.
 type Match struct {
-	Start, End int // byte offsets of the URL in the text
-	URL        *URL
+	Start, End int  // byte offsets of the URL in the text: text[Start:End]
+	URL        *URL // the URL that the grammar's Parse returns for text[Start:End]
 }
 
-// FindAll returns the ftp URLs in text.
-func (g Grammar) FindAll(text string, n int) []Match { return nil }
+// FindAll returns the ftp URLs of grammar g in text, left to right and
+// not overlapping: at most n of them, or all of them when n < 0, as in
+// package regexp. It returns nil when there is none.
+//
+// A candidate starts at "ftp:", in any case, that does not follow an
+// ASCII letter, digit, "+", "-" or "." (so "sftp://" holds none). In
+// text, Unicode white space, control characters, "<", ">", '"' and "`"
+// end a URL in every grammar, as RFC 3986 Appendix C suggests, so URLs in
+// "<...>", "<URL:...>" and quotes are found without their delimiters.
+//
+// From each candidate FindAll takes the longest prefix that g's syntax
+// accepts. The syntax is Pattern's language without the semantic checks:
+// the value of a port, the numbers of a dotted quad and the numeric-host
+// rule, the character that an escape encodes, the labels of a Lenient or
+// RFC 3986 host name (any run of letters, digits, "-", ".", "_" and
+// escapes, and in Lenient non-ASCII letters), what an IP literal's
+// brackets hold, and IDNA. If that prefix fails one of those checks,
+// the candidate is skipped, never cut shorter (so "ftp://host:99999/" or
+// "ftp://host/a%0Db" finds nothing rather than a part of it), and the
+// search goes on right after its "ftp:", so that no valid URL that
+// starts inside it is missed.
+//
+// Lenient, the grammar for prose, then drops trailing ". , : ; ! ? ' * _"
+// and U+3002 (ideographic full stop), and a ")", "]" or "}" that has no
+// opener inside the match, until none is left: "See ftp://host/a.txt."
+// finds "ftp://host/a.txt", "(ftp://host/a_(b))" finds
+// "ftp://host/a_(b)". It does so before the semantic checks, so that
+// "ftp://192.0.2.1." at the end of a sentence is found. The strict
+// grammars keep every character their syntax accepts, as a regular
+// expression would.
+//
+// FindAll reads the text once, plus a bounded amount per candidate: its
+// time is linear in len(text), whatever the text holds.
+func (g Grammar) FindAll(text string, n int) []Match {
+	if n == 0 || !g.valid() {
+		return nil
+	}
+	f := finder{g: g, text: text, t: &findTables[g]}
+	var out []Match
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], ':')
+		if j < 0 {
+			break
+		}
+		c := i + j
+		i = c + 1
+		if c < 3 || text[c-3]|0x20 != 'f' || text[c-2]|0x20 != 't' || text[c-1]|0x20 != 'p' {
+			continue
+		}
+		s := c - 3
+		if s > 0 && isSchemeByte(text[s-1]) {
+			continue
+		}
+		m, ok := f.match(s)
+		if !ok {
+			continue
+		}
+		out = append(out, m)
+		if len(out) == n {
+			break
+		}
+		i = m.End
+	}
+	return out
+}
+
+// isSchemeByte reports whether c may be part of a URI scheme
+// (RFC 3986 §3.1), so that "ftp:" after it is not a scheme of its own.
+func isSchemeByte(c byte) bool {
+	return chars[c]&(cAlpha|cDigit) != 0 || c == '+' || c == '-' || c == '.'
+}
+
+// isTerminator reports whether the ASCII byte c ends a URL in text
+// (RFC 3986 Appendix C): controls, space, "<", ">", '"', "`".
+func isTerminator(c byte) bool {
+	return c <= ' ' || c == 0x7F || c == '<' || c == '>' || c == '"' || c == '`'
+}
+
+// isPunctOrSpace reports whether r is Unicode punctuation (P) or a
+// separator (Z).
+func isPunctOrSpace(r rune) bool {
+	return unicode.IsPunct(r) || unicode.Is(unicode.Z, r)
+}
+
+// inText reports whether the non-ASCII rune r may be part of a Lenient
+// URL in text: RFC 3987 ucschar that is not white space.
+func inText(r rune) bool {
+	return isUCSChar(r) && !unicode.IsSpace(r)
+}
+
+// Bits of findTable: the bytes allowed raw in each part of a URL in
+// text, from partSets less the terminators.
+const (
+	fUser  uint8 = 1 << iota // userinfo, before the first ":"
+	fPass                    // userinfo, after the first ":"
+	fHost                    // host name
+	fLit                     // inside an IP literal's brackets
+	fSeg                     // path segment
+	fQuery                   // query
+	fFrag                    // fragment
+	fAuth                    // anywhere in an authority
+)
+
+type findTable struct {
+	bits    [256]uint8
+	authEnd [256]bool // ends the authority
+	pathEnd [256]bool // ends the path
+	types   [256]bool // typecode letters
+	ps      partSets
+}
+
+var findTables = func() (t [4]findTable) {
+	for g := range t {
+		ps := partSetsOf(Grammar(g))
+		ft := &t[g]
+		ft.ps = ps
+		for c := 0; c < utf8.RuneSelf; c++ {
+			b := byte(c)
+			if ps.authEnd.has(b) {
+				ft.authEnd[c] = true
+			}
+			if ps.pathEnd.has(b) {
+				ft.pathEnd[c] = true
+			}
+			if ps.types.has(b) {
+				ft.types[c] = true
+			}
+			if isTerminator(b) {
+				continue
+			}
+			var bits uint8
+			for _, p := range [...]struct {
+				set byteSet
+				bit uint8
+			}{{ps.user, fUser}, {ps.pass, fPass}, {ps.host, fHost}, {ps.seg, fSeg}, {ps.query, fQuery}, {ps.frag, fFrag}} {
+				if p.set.has(b) {
+					bits |= p.bit
+				}
+			}
+			if ps.ipLiteral && ps.lit.has(b) {
+				bits |= fLit
+			}
+			if bits&(fUser|fPass|fHost|fLit) != 0 || b == ':' || b == '@' || chars[b]&cDigit != 0 ||
+				ps.ipLiteral && (b == '[' || b == ']') {
+				bits |= fAuth
+			}
+			ft.bits[c] = bits
+		}
+	}
+	return t
+}()
+
+// A finder finds the URL of one candidate at a time. It remembers the
+// last scan of a path, a query and a fragment: a candidate that starts
+// inside another's path shares the rest of that path, so that nested
+// candidates cost nothing more and FindAll stays linear.
+type finder struct {
+	g    Grammar
+	text string
+	t    *findTable
+
+	path     pathRun
+	pathOK   bool
+	qFrom    int // query scan from qFrom ended at qEnd
+	qEnd     int
+	qToFrag  bool
+	qOK      bool
+	fragFrom int // fragment scan from fragFrom ended at fragEnd
+	fragEnd  int
+	fragOK   bool
+}
+
+// validEscape reports whether a "%" at offset i starts "%" HEXDIG HEXDIG.
+func validEscape(s string, i int) bool {
+	return i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2])
+}
+
+// match returns the URL of the candidate at offset s, where "ftp:" is.
+func (f *finder) match(s int) (Match, bool) {
+	text, g := f.text, f.g
+	x := s + len("ftp://")
+	if x > len(text) || text[s+4] != '/' || text[s+5] != '/' {
+		return Match{}, false
+	}
+	lim := f.authorityEnd(x)
+	e := f.authority(x, lim)
+	if e < 0 {
+		return Match{}, false
+	}
+	end, ctl := e, -1
+	if e == lim && lim < len(text) && f.t.authEnd[text[lim]] {
+		end, ctl = f.tail(lim)
+	}
+	if end > lim {
+		// Check the authority alone first, and the path's escapes from
+		// the shared scan, so that a candidate that fails costs only its
+		// authority, not the path it may share with nested candidates.
+		if _, err := g.Parse(text[s:lim]); err != nil {
+			// Only trimming the whole tail away could save it.
+			if g != Lenient || !allTrailing(text[lim:end]) {
+				return Match{}, false
+			}
+		} else if ctl >= lim {
+			return Match{}, false
+		}
+	}
+	if g == Lenient {
+		end = trimTrailing(text, s, end)
+	}
+	u, err := g.Parse(text[s:end])
+	if err != nil {
+		return Match{}, false
+	}
+	return Match{Start: s, End: end, URL: u}, true
+}
+
+// authorityEnd returns where the longest run of characters that may
+// appear in an authority, starting at x, ends.
+func (f *finder) authorityEnd(x int) int {
+	text, t := f.text, f.t
+	for i := x; i < len(text); {
+		c := text[i]
+		switch {
+		case t.bits[c]&fAuth != 0:
+			i++
+		case c == '%' && validEscape(text, i):
+			i += 3
+		case c >= utf8.RuneSelf && t.ps.ucs:
+			r, n := utf8.DecodeRuneInString(text[i:])
+			if !inText(r) {
+				return i
+			}
+			i += n
+		default:
+			return i
+		}
+	}
+	return len(text)
+}
+
+// authority returns the largest e <= lim such that text[x:e] is a
+// syntactically valid authority, or -1 if there is none. The userinfo
+// ends at an "@" (the last one, as no host holds "@"), the first ":" of
+// the userinfo splits user from password (RFC 3986 §3.2.1).
+func (f *finder) authority(x, lim int) int {
+	text := f.text
+	ui := f.userinfoEnd(x, lim) // text[x:t] is a valid userinfo for every t <= ui
+	hi := min(ui+1, lim)
+	for hi > x {
+		t := strings.LastIndexByte(text[x:hi], '@')
+		if t < 0 {
+			break
+		}
+		t += x
+		hi = t
+		if f.t.ps.needUser && (t == x || text[x] == ':') {
+			continue // 2011 draft §3.1: user = 1*usp-char
+		}
+		// The host after the last usable "@" ends before any later one,
+		// so the first split that gives a host gives the longest prefix.
+		if e := f.hostport(t+1, lim); e >= 0 {
+			return e
+		}
+	}
+	return f.hostport(x, lim)
+}
+
+// userinfoEnd returns the end of the longest valid userinfo that starts
+// at x and ends at or before lim.
+func (f *finder) userinfoEnd(x, lim int) int {
+	text, t := f.text, f.t
+	bit := fUser
+	for i := x; i < lim; {
+		c := text[i]
+		switch {
+		case t.bits[c]&bit != 0:
+			i++
+		case c == ':' && bit == fUser:
+			bit = fPass
+			i++
+		case c == '%' && validEscape(text, i):
+			i += 3
+		case c >= utf8.RuneSelf && t.ps.ucs:
+			r, n := utf8.DecodeRuneInString(text[i:lim])
+			if !inText(r) {
+				return i
+			}
+			i += n
+		default:
+			return i
+		}
+	}
+	return lim
+}
+
+// hostport returns the largest e <= lim such that text[h:e] is a host
+// and optional port, or -1.
+func (f *finder) hostport(h, lim int) int {
+	text, t := f.text, f.t
+	if h >= lim {
+		return -1
+	}
+	var e int
+	switch {
+	case text[h] == '[' && t.ps.ipLiteral:
+		i := h + 1
+		for i < lim && t.bits[text[i]]&fLit != 0 {
+			i++
+		}
+		if i == h+1 || i >= lim || text[i] != ']' {
+			return -1
+		}
+		e = i + 1
+	case t.ps.strictHost:
+		if e = f.strictHost(h, lim); e < 0 {
+			return -1
+		}
+	default:
+		i := h
+	name:
+		for i < lim {
+			c := text[i]
+			switch {
+			case t.bits[c]&fHost != 0:
+				i++
+			case c == '%' && validEscape(text, i):
+				i += 3
+			case c >= utf8.RuneSelf && t.ps.ucs:
+				r, n := utf8.DecodeRuneInString(text[i:lim])
+				if !isHostUCS(r) {
+					break name
+				}
+				i += n
+			default:
+				break name
+			}
+		}
+		if i == h {
+			return -1
+		}
+		e = i
+	}
+	if e < lim && text[e] == ':' {
+		d := e + 1
+		for d < lim && chars[text[d]]&cDigit != 0 {
+			d++
+		}
+		if d > e+1 || t.ps.emptyPort {
+			return d
+		}
+	}
+	return e
+}
+
+// strictHost returns the end of the longest prefix of text[h:lim] that
+// is an RFC 1738 §5 host (hostname or hostnumber) or an RFC 2396
+// §3.2.2 host (hostname, which may end with ".", or IPv4address), or -1.
+func (f *finder) strictHost(h, lim int) int {
+	text := f.text
+	hr := h // the run of letters, digits, "-" and "."
+	for hr < lim && f.t.bits[text[hr]]&fHost != 0 {
+		hr++
+	}
+	best := -1
+	// digits "." digits "." digits "." digits
+	i := h
+	for k := 0; k < 4; k++ {
+		start := i
+		for i < hr && chars[text[i]]&cDigit != 0 {
+			i++
+		}
+		if i == start {
+			break
+		}
+		if k == 3 {
+			best = i
+		} else if i < hr && text[i] == '.' {
+			i++
+		} else {
+			break
+		}
+	}
+	// *( domainlabel "." ) toplabel, where a prefix of the last label
+	// that ends with a letter or digit is a toplabel if it starts with a
+	// letter.
+	for pos := h; pos < hr; {
+		le := pos + strings.IndexByte(text[pos:hr], '.')
+		if le < pos {
+			le = hr
+		}
+		label := text[pos:le]
+		if label == "" {
+			break
+		}
+		if chars[label[0]]&cAlpha != 0 {
+			k := len(label)
+			for label[k-1] == '-' {
+				k--
+			}
+			best = max(best, pos+k)
+			if k == len(label) && f.g == RFC2396 && le < hr {
+				best = max(best, le+1) // RFC 2396 §3.2.2: hostname may end with "."
+			}
+		}
+		if label[0] == '-' || label[len(label)-1] == '-' {
+			break // not a domainlabel: no label can follow
+		}
+		pos = le + 1
+	}
+	return best
+}
+
+// tail returns the end of the longest valid path, query and fragment
+// that follow an authority ending at the delimiter at lim, and the
+// offset of the last escape of a control character in the path before
+// that end (or -1).
+func (f *finder) tail(lim int) (end, ctl int) {
+	text, ps := f.text, &f.t.ps
+	end, ctl = lim, -1
+	i := lim
+	if text[i] == '/' {
+		r := f.pathFrom(i)
+		end, ctl = r.acc, r.ctl
+		if !r.alive {
+			return end, ctl
+		}
+		i = r.stop
+	}
+	if text[i] == '?' {
+		if !ps.hasQuery {
+			return end, ctl
+		}
+		e, toFrag := f.queryFrom(i + 1)
+		end = e
+		if !toFrag {
+			return end, ctl
+		}
+		i = e
+	}
+	if text[i] == '#' && ps.hasFrag {
+		end = f.fragmentFrom(i + 1)
+	}
+	return end, ctl
+}
+
+// A pathRun is the scan of a path from the "/" at q.
+type pathRun struct {
+	q     int
+	stop  int  // where the path ends: "?", "#", or a character it cannot hold
+	alive bool // the path is valid up to stop, which is "?" or "#"
+	acc   int  // the end of the longest valid path
+	ctl   int  // the last escape of a control character before acc, or -1
+}
+
+// pathFrom scans the path that starts with the "/" at q. After any "/"
+// of a path the rest reads the same, so a scan serves every candidate
+// whose path starts at a "/" it went through.
+func (f *finder) pathFrom(q int) pathRun {
+	if f.pathOK && f.path.q <= q && q < f.path.stop && f.text[q] == '/' {
+		return f.path
+	}
+	f.path, f.pathOK = f.scanPath(q), true
+	return f.path
+}
+
+// Path states. Strict grammars: in a segment, after 1..5 bytes of
+// ";type" or all of ";type=", after the typecode letter. Lenient, where
+// ";" is data: 0..5 bytes of ";type=" matched in a segment that holds no
+// ";type=" yet (accepting), the same after a ";type=" (6..11), just
+// after ";type=" (12), and just after ";type=X" (13, accepting): a last
+// segment that holds ";type=" must end with ";type=X" (splitTypecode).
+const (
+	stSeg       = 0
+	stTyped     = 7
+	stDirty     = 6
+	stTypeEq    = 12
+	stTypeDone  = 13
+	stDead      = -1
+	typePattern = ";type="
+)
+
+func (f *finder) accepting(st int) bool {
+	if f.t.ps.semicolonSeg {
+		return st <= 5 || st == stTypeDone
+	}
+	return st == stSeg || st == stTyped
+}
+
+// step moves the path automaton on the atom a: a lower-case ASCII byte,
+// or 0 for an escape or a non-ASCII character.
+func (f *finder) step(st int, a byte) int {
+	if !f.t.ps.semicolonSeg {
+		switch {
+		case st == stSeg:
+			if a == ';' {
+				return 1
+			}
+			return stSeg
+		case st <= 5:
+			if a == typePattern[st] {
+				return st + 1
+			}
+		case st == 6:
+			if f.t.types[a] {
+				return stTyped
+			}
+		}
+		return stDead
+	}
+	switch st {
+	case stTypeEq:
+		if 'a' <= a && a <= 'z' {
+			return stTypeDone
+		}
+	case stTypeDone:
+	default:
+		base, k := 0, st
+		if st >= stDirty {
+			base, k = stDirty, st-stDirty
+		}
+		switch {
+		case k == 5 && a == '=':
+			return stTypeEq
+		case a == ';':
+			return base + 1
+		case 1 <= k && k <= 4 && a == typePattern[k]:
+			return base + k + 1
+		}
+		return base
+	}
+	if a == ';' {
+		return stDirty + 1
+	}
+	return stDirty
+}
+
+func (f *finder) scanPath(q int) pathRun {
+	text, t := f.text, f.t
+	r := pathRun{q: q, acc: q + 1, ctl: -1}
+	lastCtl := -1
+	st := stSeg
+	i := q + 1
+	for ; i < len(text); i++ {
+		c := text[i]
+		var a byte
+		switch {
+		case c == '/':
+			// A strict grammar's ";" starts the typecode, which ends the
+			// path; in Lenient a segment that is not the last holds
+			// anything.
+			if !f.t.ps.semicolonSeg && st != stSeg {
+				r.stop = i
+				return r
+			}
+			st = stSeg
+			r.acc, r.ctl = i+1, lastCtl
+			continue
+		case t.pathEnd[c]:
+			r.stop, r.alive = i, f.accepting(st)
+			return r
+		case t.bits[c]&fSeg != 0 || c == ';':
+			a = c | 0x20 // lower case for letters; ";" and "=" unchanged
+			if chars[c]&cAlpha == 0 {
+				a = c
+			}
+		case c == '%' && validEscape(text, i):
+			if isControl(unhex(text[i+1])<<4 | unhex(text[i+2])) {
+				lastCtl = i
+			}
+			i += 2
+		case c >= utf8.RuneSelf && t.ps.ucs:
+			rr, n := utf8.DecodeRuneInString(text[i:])
+			if !inText(rr) {
+				r.stop = i
+				return r
+			}
+			i += n - 1
+		default:
+			r.stop = i
+			return r
+		}
+		if st = f.step(st, a); st == stDead {
+			r.stop = i
+			return r
+		}
+		if f.accepting(st) {
+			r.acc, r.ctl = i+1, lastCtl
+		}
+	}
+	r.stop = i
+	return r
+}
+
+// queryFrom returns where the query that starts at x ends, and whether
+// a "#" ends it.
+func (f *finder) queryFrom(x int) (int, bool) {
+	if !f.qOK || x < f.qFrom || x > f.qEnd {
+		f.qFrom, f.qOK = x, true
+		f.qEnd, f.qToFrag = f.scanRun(x, fQuery)
+	}
+	return f.qEnd, f.qToFrag
+}
+
+// fragmentFrom returns where the fragment that starts at x ends.
+func (f *finder) fragmentFrom(x int) int {
+	if !f.fragOK || x < f.fragFrom || x > f.fragEnd {
+		f.fragFrom, f.fragOK = x, true
+		f.fragEnd, _ = f.scanRun(x, fFrag)
+	}
+	return f.fragEnd
+}
+
+// scanRun returns the end of the run of characters of class bit from x,
+// escapes of any octet included, and whether a "#" ends it.
+func (f *finder) scanRun(x int, bit uint8) (int, bool) {
+	text, t := f.text, f.t
+	for i := x; i < len(text); {
+		c := text[i]
+		switch {
+		case t.bits[c]&bit != 0:
+			i++
+		case c == '%' && validEscape(text, i):
+			i += 3
+		case c >= utf8.RuneSelf && t.ps.ucs:
+			r, n := utf8.DecodeRuneInString(text[i:])
+			if !inText(r) {
+				return i, false
+			}
+			i += n
+		default:
+			return i, c == '#'
+		}
+	}
+	return len(text), false
+}
+
+// isTrailing reports whether r is a character that Lenient may drop
+// from the end of a URL in text: sentence punctuation, or a closing
+// bracket.
+func isTrailing(r rune) bool {
+	switch r {
+	case '.', ',', ':', ';', '!', '?', '\'', '*', '_', '\u3002', ')', ']', '}':
+		return true
+	}
+	return false
+}
+
+// allTrailing reports whether every character of s is one that Lenient
+// may drop.
+func allTrailing(s string) bool {
+	for _, r := range s {
+		if !isTrailing(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// trimTrailing returns the end of text[s:end] once Lenient has dropped
+// its trailing punctuation and the closing brackets that have no opener
+// in the match (the last character goes as long as it may).
+func trimTrailing(text string, s, end int) int {
+	k := end // the trailing run of characters that may go
+	for k > s {
+		r, n := utf8.DecodeLastRuneInString(text[s:k])
+		if !isTrailing(r) {
+			break
+		}
+		k -= n
+	}
+	if k == end {
+		return end
+	}
+	// A closing bracket in the run stays if it closes an opener before
+	// it, and then so does everything before it.
+	var depth [3]int // "()", "[]", "{}"
+	keep := k
+	for i := s; i < end; i++ {
+		j := 0
+		switch text[i] {
+		case '(':
+			depth[0]++
+			continue
+		case '[':
+			depth[1]++
+			continue
+		case '{':
+			depth[2]++
+			continue
+		case ')':
+		case ']':
+			j = 1
+		case '}':
+			j = 2
+		default:
+			continue
+		}
+		if depth[j] > 0 {
+			depth[j]--
+			if i >= k {
+				keep = i + 1
+			}
+		}
+	}
+	return keep
+}

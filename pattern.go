@@ -1,6 +1,475 @@
 package ftpurl
 
-// STUB: owned by the Pattern work (issue 5); replace entirely.
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
 
-// Pattern returns an RE2 source that matches g's URLs.
-func (g Grammar) Pattern() string { return "" }
+// Pattern returns the source of an RE2 regular expression (package
+// regexp) for the URLs that grammar g accepts. It is not anchored: wrap
+// it as "^(?:" + p + ")$" to test a whole string, or use FindAll to find
+// URLs in text, which this pattern cannot do as well (see below).
+//
+// Anchored, the pattern matches exactly the strings that g.Parse accepts,
+// the semantic checks included: the port is 1..65535 (leading zeros
+// allowed), a dotted quad is four numbers 0..255 without leading zeros,
+// a host name whose last label is all digits or starts with "0x" is
+// refused, and no percent-escape in the userinfo, host or path encodes a
+// control character. The exception is IDNA, which no regular language
+// can check: for a host that Parse sends through IDNA (one that holds
+// non-ASCII characters, a percent-escape, or a label beginning "xn--"),
+// the pattern checks only which characters appear, so it may accept a
+// host that Parse refuses, and in Lenient it refuses non-ASCII
+// punctuation and spaces in a host, which IDNA might map.
+//
+// The pattern has six named groups, Regexp::Common's $RE{URI}{FTP}{-keep}
+// parts, each used once and holding raw (still escaped) text:
+//
+//	user      the user name (the userinfo up to its first ":")
+//	password  the password (after the first ":"), unset when there is none
+//	host      the host as written, an IPv6 literal with its brackets
+//	port      the port digits, "" after a bare ":", unset when there is none
+//	path      the path without its leading "/" and without ";type=X"
+//	type      the typecode letter, unset when there is none
+//
+// Unlike $RE{URI}{FTP}, whose third group is the whole userinfo, user and
+// password are split at the first ":" in every grammar, as Parse does.
+// In Lenient, where ";" is data, a last segment that holds ";type="
+// more than once may leave the final ";type=X" in path; RE2 has no
+// look-ahead to do better.
+//
+// Letters are written as classes ([Ff][Tt][Pp]), never with (?i), which
+// in Go also matches the Kelvin sign and the long s.
+//
+// RFC2396.Pattern() accepts the language of Perl's Regexp::Common
+// $RE{URI}{FTP}{-i} (lib/Regexp/Common/URI/ftp.pm and URI/RFC2396.pm),
+// apart from the semantic checks above, which that regex does not make.
+//
+// Used unanchored on text, the pattern finds the leftmost match and does
+// not know where a URL in prose ends (it matches "ftp://" inside
+// "sftp://" and keeps a final "." of a sentence); FindAll does.
+//
+// For a Grammar that is not one of the four, Pattern returns a pattern
+// that matches nothing.
+func (g Grammar) Pattern() string {
+	if !g.valid() {
+		return matchNothing
+	}
+	return patterns[g]()
+}
+
+// matchNothing is an RE2 pattern that matches no string.
+const matchNothing = `[^\x00-\x{10FFFF}]`
+
+var patterns = [...]func() string{
+	Lenient: sync.OnceValue(func() string { return buildPattern(Lenient, true) }),
+	RFC1738: sync.OnceValue(func() string { return buildPattern(RFC1738, true) }),
+	RFC2396: sync.OnceValue(func() string { return buildPattern(RFC2396, true) }),
+	RFC3986: sync.OnceValue(func() string { return buildPattern(RFC3986, true) }),
+}
+
+// A byteSet is a set of ASCII bytes.
+type byteSet [2]uint64
+
+// setOf returns the ASCII bytes that the core's class table puts in
+// class m, so that Pattern and FindAll follow the parser's tables.
+func setOf(m uint32) byteSet {
+	var s byteSet
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if chars[c]&m != 0 {
+			s[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return s
+}
+
+func (s byteSet) has(c byte) bool {
+	return c < utf8.RuneSelf && s[c>>6]&(1<<(c&63)) != 0
+}
+
+func (s byteSet) with(cs string) byteSet {
+	for i := 0; i < len(cs); i++ {
+		s[cs[i]>>6] |= 1 << (cs[i] & 63)
+	}
+	return s
+}
+
+func (s byteSet) without(cs string) byteSet {
+	for i := 0; i < len(cs); i++ {
+		s[cs[i]>>6] &^= 1 << (cs[i] & 63)
+	}
+	return s
+}
+
+// class writes s as an RE2 character class.
+func (s byteSet) class() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if !s.has(byte(c)) {
+			continue
+		}
+		hi := c
+		for hi+1 < utf8.RuneSelf && s.has(byte(hi+1)) {
+			hi++
+		}
+		switch {
+		case hi-c >= 2:
+			b.WriteString(reByte(byte(c)))
+			b.WriteByte('-')
+			b.WriteString(reByte(byte(hi)))
+		case hi-c == 1:
+			b.WriteString(reByte(byte(c)))
+			b.WriteString(reByte(byte(hi)))
+		default:
+			b.WriteString(reByte(byte(c)))
+		}
+		c = hi
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// reByte writes the ASCII byte c so that RE2 reads it as itself, in or
+// out of a class.
+func reByte(c byte) string {
+	switch {
+	case chars[c]&(cAlpha|cDigit) != 0:
+		return string(rune(c))
+	case '!' <= c && c <= '~':
+		return `\` + string(rune(c)) // RE2: "\" before punctuation is a literal
+	}
+	return fmt.Sprintf(`\x%02X`, c)
+}
+
+// foldLiteral writes s with each letter as a two-case class, so that
+// the match is case-insensitive without (?i).
+func foldLiteral(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if chars[c]&cAlpha != 0 {
+			b.WriteString("[" + string(rune(upper(c))) + string(rune(upper(c)+'a'-'A')) + "]")
+			continue
+		}
+		b.WriteString(reByte(c))
+	}
+	return b.String()
+}
+
+// partSets are the raw characters of each part of a URL in grammar g,
+// derived from the parser's class table as parse.go uses it: what each
+// part's scanner accepts, less the delimiters that end the part and "%",
+// which is only ever the start of an escape. Pattern and FindAll share
+// them.
+type partSets struct {
+	user, pass   byteSet // userinfo before and after its first ":"
+	host         byteSet // the characters of a host name (syntax)
+	lit          byteSet // inside an IP literal's brackets (syntax)
+	seg          byteSet // a path segment, ";" only where it is data
+	query, frag  byteSet
+	types        byteSet // typecode letters, both cases
+	authEnd      byteSet // the delimiters that end the authority
+	pathEnd      byteSet // the delimiters that end the path
+	hasQuery     bool
+	hasFrag      bool
+	strictHost   bool // RFC 1738 §5 / RFC 2396 §3.2.2 hostname syntax
+	ipLiteral    bool // "[" IPv6address "]" (RFC 3986 §3.2.2)
+	emptyPort    bool // "host:" is a host without a port
+	needUser     bool // 2011 draft §3.1: user = 1*usp-char
+	semicolonSeg bool // ";" is data in a segment (Lenient)
+	ucs          bool // RFC 3987 ucschar allowed raw (Lenient)
+}
+
+func partSetsOf(g Grammar) partSets {
+	p := &parser{g: g}
+	var ps partSets
+	ps.authEnd = byteSet{}.with("/#")
+	ps.pathEnd = byteSet{}.with("#")
+	if g != RFC1738 {
+		ps.authEnd = ps.authEnd.with("?")
+		ps.pathEnd = ps.pathEnd.with("?")
+	}
+	const notRaw = "%" // "%" is always the start of an escape
+	um := p.userClass()
+	pm := um
+	if g == RFC2396 {
+		pm |= cUser2396
+	}
+	ps.user = setOf(um).without(":" + notRaw + "/?#")
+	ps.pass = setOf(pm).without(notRaw + "/?#")
+	if g == RFC1738 {
+		// "?" does not end an RFC 1738 authority: it is user data (§5).
+		ps.user, ps.pass = ps.user.with("?"), ps.pass.with("?")
+	}
+	ps.host = setOf(cHostName)
+	ps.lit = setOf(cUser3986).with(":")
+	ps.seg = setOf(p.segClass()).without(notRaw + "/#")
+	if g != RFC1738 {
+		ps.seg = ps.seg.without("?")
+	}
+	if g == Lenient {
+		ps.seg = ps.seg.with(";") // data in Lenient (DESIGN.md "Grammars")
+	} else {
+		ps.seg = ps.seg.without(";")
+	}
+	ps.semicolonSeg = g == Lenient
+	switch g {
+	case Lenient:
+		ps.query = setOf(cPrint).without(notRaw + "#")
+		ps.frag = setOf(cPrint).without(notRaw)
+		ps.hasQuery, ps.hasFrag = true, true
+	case RFC3986:
+		ps.query = setOf(cQuery3986).without(notRaw + "#")
+		ps.frag = setOf(cQuery3986).without(notRaw)
+		ps.hasQuery, ps.hasFrag = true, true
+	case RFC1738:
+		ps.frag = setOf(cQuery3986).without(notRaw)
+		ps.hasFrag = true
+	}
+	for t := Typecode('a'); t <= 'z'; t++ {
+		if g.allowsType(t) {
+			ps.types = ps.types.with(string(rune(t)) + string(rune(t-'a'+'A')))
+		}
+	}
+	ps.strictHost = g == RFC1738 || g == RFC2396
+	if ps.strictHost {
+		ps.host = ps.host.without("_")
+	}
+	ps.ipLiteral = !ps.strictHost
+	ps.emptyPort = g != RFC1738
+	ps.needUser = g == RFC3986
+	ps.ucs = g == Lenient
+	return ps
+}
+
+// Pieces of the patterns.
+const (
+	reScheme = `[Ff][Tt][Pp]://`
+	reType   = `;[Tt][Yy][Pp][Ee]=`
+	// Any escape (RFC 3986 §2.1); and one that is not a control
+	// character (0x00-0x1F, 0x7F), which Parse refuses in the userinfo,
+	// host and path.
+	reEscape     = `%[0-9A-Fa-f]{2}`
+	reEscapeNoCC = `%(?:[2-6][0-9A-Fa-f]|7[0-9A-Ea-e]|[89A-Fa-f][0-9A-Fa-f])`
+	// RFC 3986 §3.2.2 dec-octet: 0..255 without leading zeros.
+	reDecOctet = `(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`
+	reIPv4     = reDecOctet + `\.` + reDecOctet + `\.` + reDecOctet + `\.` + reDecOctet
+	// RFC 1738 §5 hostnumber and RFC 2396 §3.2.2 IPv4address syntax.
+	reDigitsQuad = `[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+`
+	// 1..65535 with any number of leading zeros.
+	rePort = `0*(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})`
+	// RFC 1738 §5 domainlabel and toplabel (RFC 2396 §3.2.2 has the same).
+	reDomainLabel = `[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?`
+	reTopLabel    = `[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?`
+)
+
+// reIPv6 is RFC 3986 §3.2.2 IPv6address.
+var reIPv6 = func() string {
+	h16 := `[0-9A-Fa-f]{1,4}`
+	ls32 := `(?:` + h16 + `:` + h16 + `|` + reIPv4 + `)`
+	rep := func(n int) string { return fmt.Sprintf(`(?:%s:){%d}`, h16, n) }
+	upTo := func(n int) string { // [ *n( h16 ":" ) h16 ]
+		if n == 0 {
+			return `(?:` + h16 + `)?`
+		}
+		return fmt.Sprintf(`(?:(?:%s:){0,%d}%s)?`, h16, n, h16)
+	}
+	forms := []string{
+		rep(6) + ls32,
+		`::` + rep(5) + ls32,
+		upTo(0) + `::` + rep(4) + ls32,
+		upTo(1) + `::` + rep(3) + ls32,
+		upTo(2) + `::` + rep(2) + ls32,
+		upTo(3) + `::` + h16 + `:` + ls32,
+		upTo(4) + `::` + ls32,
+		upTo(5) + `::` + h16,
+		upTo(6) + `::`,
+	}
+	return `(?:` + strings.Join(forms, `|`) + `)`
+}()
+
+// ucsRanges returns the runes at or above 0x80 for which keep is true
+// (or false, with negate), as the inside of an RE2 class.
+func ucsRanges(keep func(rune) bool) string {
+	var b strings.Builder
+	for r := rune(utf8.RuneSelf); r <= utf8.MaxRune; r++ {
+		if !keep(r) {
+			continue
+		}
+		hi := r
+		for hi+1 <= utf8.MaxRune && keep(hi+1) {
+			hi++
+		}
+		if hi == r {
+			fmt.Fprintf(&b, `\x{%X}`, r)
+		} else {
+			fmt.Fprintf(&b, `\x{%X}-\x{%X}`, r, hi)
+		}
+		r = hi
+	}
+	return b.String()
+}
+
+// reUCS is RFC 3987 ucschar without the bidi formatting characters:
+// what Lenient accepts raw outside the host (isUCSChar).
+var reUCS = sync.OnceValue(func() string {
+	return "[" + ucsRanges(isUCSChar) + "]"
+})
+
+// reUCSHost is what Lenient takes as a non-ASCII character of a host
+// name: ucschar except punctuation and spaces, and the three dots that
+// IDNA maps to "." (UTS #46 §4). IDNA decides the rest.
+var reUCSHost = sync.OnceValue(func() string {
+	notUCS := ucsRanges(func(r rune) bool { return !isUCSChar(r) })
+	return `(?:[\x{3002}\x{FF0E}\x{FF61}]|[^\x00-\x7F\p{P}\p{Z}` + notUCS + `])`
+})
+
+// isHostUCS reports whether the non-ASCII rune r may be part of a
+// Lenient host name in text; it is reUCSHost.
+func isHostUCS(r rune) bool {
+	switch r {
+	case 0x3002, 0xFF0E, 0xFF61:
+		return true
+	}
+	return isUCSChar(r) && !isPunctOrSpace(r)
+}
+
+// buildPattern writes the pattern of grammar g. With semantic false it
+// writes FindAll's syntax instead (see FindAll): ports, dotted quads and
+// escapes are not checked for their values, a Lenient or RFC 3986 host
+// name is any run of host characters, and an IP literal is any run of
+// RFC 3986 IP-literal characters in brackets.
+func buildPattern(g Grammar, semantic bool) string {
+	ps := partSetsOf(g)
+	esc := reEscape
+	if semantic {
+		esc = reEscapeNoCC
+	}
+	ucs := ""
+	if ps.ucs {
+		ucs = reUCS()
+	}
+	// atom matches one character or escape of a part whose raw
+	// characters are set.
+	atom := func(set byteSet, esc string) string {
+		alts := set.class() + "|" + esc
+		if ucs != "" {
+			alts += "|" + ucs
+		}
+		return "(?:" + alts + ")"
+	}
+
+	var b strings.Builder
+	b.WriteString(reScheme)
+
+	// Userinfo (RFC 1738 §3.1, RFC 3986 §3.2.1): the first ":" splits.
+	userRep := "*"
+	if ps.needUser {
+		userRep = "+"
+	}
+	b.WriteString(`(?:(?P<user>` + atom(ps.user, esc) + userRep + `)`)
+	b.WriteString(`(?::(?P<password>` + atom(ps.pass, esc) + `*))?@)?`)
+
+	// Host.
+	b.WriteString(`(?P<host>`)
+	switch {
+	case ps.strictHost:
+		quad := reIPv4
+		if !semantic {
+			quad = reDigitsQuad
+		}
+		name := `(?:` + reDomainLabel + `\.)*` + reTopLabel
+		if g == RFC2396 {
+			name += `\.?`
+		}
+		b.WriteString(`(?:` + quad + `|` + name + `)`)
+	default:
+		if semantic {
+			// Labels of letters, digits, "-" and "_" (escapes and
+			// non-ASCII: IDNA's business); a last label that is all
+			// digits or starts with "0x" makes the host numeric, and
+			// then it must be a dotted quad.
+			label := `(?:` + ps.host.without(".").class() + `|` + esc
+			nonDigit := `(?:[A-Za-z_\-]|` + esc
+			nonDigitNoX := `(?:[A-WYZa-wyz_\-]|` + esc
+			if ps.ucs {
+				label += "|" + reUCSHost()
+				nonDigit += "|" + reUCSHost()
+				nonDigitNoX += "|" + reUCSHost()
+			}
+			label += ")"
+			nonDigit += ")"
+			nonDigitNoX += ")"
+			last := `(?:(?:[1-9][0-9]*|0[0-9]+)?` + nonDigit + `|0` + nonDigitNoX + `)` + label + `*`
+			b.WriteString(`(?:` + reIPv4 + `|(?:` + label + `+\.)*` + last + `\.?)`)
+		} else {
+			hc := ps.host.class() + "|" + esc
+			if ps.ucs {
+				hc += "|" + reUCSHost()
+			}
+			b.WriteString(`(?:` + hc + `)+`)
+		}
+		lit := reIPv6
+		if !semantic {
+			lit = ps.lit.class() + `+`
+		}
+		b.WriteString(`|\[` + lit + `\]`)
+	}
+	b.WriteString(`)`)
+
+	// Port.
+	port := rePort
+	if !semantic {
+		port = `[0-9]+`
+	}
+	if ps.emptyPort {
+		port = `(?:` + port + `)?`
+	}
+	b.WriteString(`(?::(?P<port>` + port + `))?`)
+
+	// Path, with the typecode of its last segment.
+	seg := atom(ps.seg, esc)
+	types := ps.types.class()
+	b.WriteString(`(?:/(?P<path>(?:` + seg + `*/)*`)
+	if ps.semicolonSeg {
+		b.WriteString(`(?:` + noTypeParam(ps.seg, esc, ucs) + `|` + seg + `*?` + reType + `[A-Za-z])`)
+	} else {
+		b.WriteString(seg + `*`)
+	}
+	b.WriteString(`)(?:` + reType + `(?P<type>` + types + `))?)?`)
+
+	// Query and fragment (RFC 3986 §3.4, §3.5): escapes of any octet.
+	if ps.hasQuery {
+		b.WriteString(`(?:\?` + atom(ps.query, reEscape) + `*)?`)
+	}
+	if ps.hasFrag {
+		b.WriteString(`(?:#` + atom(ps.frag, reEscape) + `*)?`)
+	}
+	return b.String()
+}
+
+// noTypeParam returns a pattern for the Lenient segments that do not hold
+// ";type=" in any case: an automaton that tracks how much of ";type="
+// the segment ends with, written as a regular expression.
+func noTypeParam(seg byteSet, esc, ucs string) string {
+	other := func(except string) string { // a segment atom not in except
+		set := seg
+		for i := 0; i < len(except); i++ {
+			set = set.without(string(rune(except[i])) + string(rune(upper(except[i]))))
+		}
+		alts := set.class() + "|" + esc
+		if ucs != "" {
+			alts += "|" + ucs
+		}
+		return "(?:" + alts + ")"
+	}
+	// A prefix of "type", possibly empty.
+	prefix := `(?:[Tt](?:[Yy](?:[Pp](?:[Ee])?)?)?)?`
+	// After ";" and a prefix of "type", a character that breaks the match.
+	breaks := `(?:` + other(";t") + `|[Tt]` + other(";y") + `|[Tt][Yy]` + other(";p") +
+		`|[Tt][Yy][Pp]` + other(";e") + `|[Tt][Yy][Pp][Ee]` + other(";=") + `)`
+	return `(?:` + other(";") + `|;(?:` + prefix + `;)*` + breaks + `)*(?:;(?:` + prefix + `;)*` + prefix + `)?`
+}
