@@ -23,7 +23,10 @@ type errorCase struct {
 // and where.
 func checkError(t *testing.T, tt errorCase) {
 	t.Helper()
-	u, err := tt.g.Parse(tt.in)
+	u, err, ok := tryParse(t, tt.g, tt.in)
+	if !ok {
+		return
+	}
 	if err == nil {
 		t.Errorf("%v.Parse(%q) = %q, want %v at offset %d (%s)", tt.g, tt.in, u.String(), tt.err, tt.offset, tt.why)
 		return
@@ -165,7 +168,10 @@ func TestErrorURLIsRedacted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, g := range allGrammars {
-			_, err := g.Parse(tt.in)
+			_, err, ok := tryParse(t, g, tt.in)
+			if !ok {
+				continue
+			}
 			var e *Error
 			if !errors.As(err, &e) {
 				t.Errorf("%v.Parse(%q) = %v, want an *Error", g, tt.in, err)
@@ -183,7 +189,10 @@ func TestErrorURLIsRedacted(t *testing.T) {
 
 func TestErrorURLIsCutTo256Bytes(t *testing.T) {
 	long := "ftp://h/" + strings.Repeat("a", 300) + "%"
-	_, err := Parse(long)
+	_, err, ok := tryParse(t, Lenient, long)
+	if !ok {
+		return
+	}
 	var e *Error
 	if !errors.As(err, &e) || e.Err != ErrEscape || e.Offset != len(long)-1 {
 		t.Fatalf("Parse(long) = %v, want ErrEscape at %d", err, len(long)-1)
@@ -236,7 +245,10 @@ func TestErrorMessageNeverHoldsThePassword(t *testing.T) {
 			in := strings.Replace(tmpl, "%s", pw, 1)
 			in = strings.ReplaceAll(in, "%%", "%")
 			for _, g := range allGrammars {
-				_, err := g.Parse(in)
+				_, err, ok := tryParse(t, g, in)
+				if !ok {
+					continue
+				}
 				var e *Error
 				if !errors.As(err, &e) {
 					t.Errorf("%v.Parse(%q) = %v, want an *Error", g, in, err)
@@ -277,7 +289,10 @@ func TestErrorMessageNeverQuotesTheRedactedRange(t *testing.T) {
 		{RFC1738, "ftp://user:S3cr3t;type=PW@h:0/x"}, // ";type=" inside the password is not a typecode
 	}
 	for _, tt := range tests {
-		_, err := tt.g.Parse(tt.in)
+		_, err, ok := tryParse(t, tt.g, tt.in)
+		if !ok {
+			continue
+		}
 		var e *Error
 		if !errors.As(err, &e) {
 			t.Errorf("%v.Parse(%q) = %v, want an *Error", tt.g, tt.in, err)
