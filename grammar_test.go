@@ -118,6 +118,8 @@ var everyGrammar = []grammarCase{
 	{in: "ftp://h/f;TYPE=A", str: "ftp://h/f;type=a", why: ";type= key and letter are case-insensitive"},
 	{in: "ftp://h/f;Type=i", str: "ftp://h/f;type=i", why: ";type= key is case-insensitive"},
 	{in: "ftp://h/;type=i", str: "ftp://h/;type=i", why: "a typecode after a null <last-segment>"},
+	{in: "ftp://h/f%3Btype=a", str: "ftp://h/f%3Btype=a", why: "only a raw \";type=\" is a typecode: an escaped \";\" is data (DESIGN.md \"Parts\")"},
+	{in: "ftp://h/f%3btype=a;type=i", str: "ftp://h/f%3Btype=a;type=i", why: "an escaped \";type=\" before the final one is data"},
 	{in: "ftp://h/f;type=", err: ErrTypecode, why: ";type= without a letter (DESIGN.md \"Parts\")"},
 	{in: "ftp://h/f;type=ai", err: ErrTypecode, why: "two letters (Regexp::Common t/URI/ftp.t: ;type=AI fails)"},
 	{in: "ftp://h/f;type=1", err: ErrTypecode, why: "a digit is not a typecode letter"},
