@@ -139,10 +139,10 @@ func curlMethod(name string) Method {
 	return MultiCWD
 }
 
-// compared keeps the lines that a URL decides: CWD, RETR, LIST and
+// curlCompared keeps the lines that a URL decides: CWD, RETR, LIST and
 // NLST, and TYPE when the URL has a typecode (without one, curl's TYPE
 // I and TYPE A are its own guess, a known difference).
-func compared(lines []string, typecode bool) []string {
+func curlCompared(lines []string, typecode bool) []string {
 	out := []string{}
 	for _, l := range lines {
 		verb, _, _ := strings.Cut(l, " ")
@@ -158,9 +158,9 @@ func compared(lines []string, typecode bool) []string {
 	return out
 }
 
-// firstArg returns the argument of the first line with verb, and
+// curlFirstArg returns the argument of the first line with verb, and
 // whether there is one.
-func firstArg(lines []string, verb string) (string, bool) {
+func curlFirstArg(lines []string, verb string) (string, bool) {
 	for _, l := range lines {
 		if v, arg, _ := strings.Cut(l, " "); v == verb {
 			return arg, true
@@ -169,8 +169,8 @@ func firstArg(lines []string, verb string) (string, bool) {
 	return "", false
 }
 
-// firstAction returns the verb of the first RETR, LIST or NLST line.
-func firstAction(lines []string) (string, bool) {
+// curlFirstAction returns the verb of the first RETR, LIST or NLST line.
+func curlFirstAction(lines []string) (string, bool) {
 	for _, l := range lines {
 		if v, _, _ := strings.Cut(l, " "); v == "RETR" || v == "LIST" || v == "NLST" {
 			return v, true
@@ -216,8 +216,8 @@ func TestPlanMatchesCurlDialogsButForKnownDifferences(t *testing.T) {
 			continue
 		}
 		typecode := u.Type != TypeNone
-		ours := compared(p.Commands(), typecode)
-		theirs := compared(ct.Commands, typecode)
+		ours := curlCompared(p.Commands(), typecode)
+		theirs := curlCompared(ct.Commands, typecode)
 
 		switch c.reading {
 		case curlSame:
@@ -249,7 +249,7 @@ func TestPlanMatchesCurlDialogsButForKnownDifferences(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(theirs, compared(q.Commands(), typecode)); diff != "" {
+				if diff := cmp.Diff(theirs, curlCompared(q.Commands(), typecode)); diff != "" {
 					t.Errorf("%s: with the listed options (-curl +ours):\n%s", id, diff)
 				}
 			}
@@ -270,7 +270,7 @@ func TestPlanMatchesCurlDialogsButForKnownDifferences(t *testing.T) {
 					continue
 				}
 				want := "TYPE I"
-				if next, ok := firstAction(ct.Commands[i:]); ok && (next == "LIST" || next == "NLST") {
+				if next, ok := curlFirstAction(ct.Commands[i:]); ok && (next == "LIST" || next == "NLST") {
 					want = "TYPE A"
 				}
 				if l != want {
@@ -282,10 +282,10 @@ func TestPlanMatchesCurlDialogsButForKnownDifferences(t *testing.T) {
 		// Login (2011 draft §3.2.2): curl's USER is ours, and its PASS
 		// too, but for the anonymous password, a named difference.
 		user, pass, _ := u.Login()
-		if arg, ok := firstArg(ct.Commands, "USER"); ok && arg != user {
+		if arg, ok := curlFirstArg(ct.Commands, "USER"); ok && arg != user {
 			t.Errorf("%s: USER %q, Login user %q", id, arg, user)
 		}
-		if arg, ok := firstArg(ct.Commands, "PASS"); ok {
+		if arg, ok := curlFirstArg(ct.Commands, "PASS"); ok {
 			if u.User == nil {
 				if arg != "ftp@example.com" || pass != "anonymous@" {
 					t.Errorf("%s: anonymous PASS %q, Login %q: want curl's ftp@example.com and our anonymous@", id, arg, pass)
@@ -361,7 +361,7 @@ func TestCurl661SingleCWDTransfers(t *testing.T) {
 	// The corpus holds these lines in this order.
 	for _, ct := range curlFTPTests {
 		if strings.HasSuffix(ct.Test, "/test661") {
-			got := compared(ct.Commands, false)
+			got := curlCompared(ct.Commands, false)
 			if want := []string{"CWD /folderA", "RETR 661", "CWD /folderB", "RETR 661"}; !slices.Equal(got[:4], want) {
 				t.Errorf("test661 begins %q, want %q", got[:4], want)
 			}

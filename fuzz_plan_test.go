@@ -2,6 +2,8 @@ package ftpurl
 
 import (
 	"errors"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -56,7 +58,10 @@ func FuzzPlan(f *testing.F) {
 		if user, pass, _ := u.Login(); hasLineBreak(user) || hasLineBreak(pass) {
 			t.Fatalf("%v %q: Login = %q, %q", g, raw, user, pass)
 		}
-		dirs, name := referenceSplit(g, raw)
+		dirs, name, err := planReferenceSplit(g, raw)
+		if err != nil {
+			t.Fatalf("%v %q: Parse accepted an escape that net/url refuses: %v", g, raw, err)
+		}
 		for _, m := range []Method{MultiCWD, SingleCWD, NoCWD} {
 			for _, abs := range []bool{false, true} {
 				checkPlan(t, g, raw, u, dirs, name, m, abs)
@@ -169,7 +174,7 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 				wantDirs = append(wantDirs, d)
 			}
 		}
-		if !equalStrings(p.Dirs, wantDirs) {
+		if !slices.Equal(p.Dirs, wantDirs) {
 			t.Fatalf("%v %q abs=%v: CWD arguments %q, want the decoded segments %q", g, raw, abs, p.Dirs, wantDirs)
 		}
 		for i, d := range wantDirs {
@@ -197,25 +202,13 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 	}
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// referenceSplit is a slow, obviously correct reading of an input that
+// planReferenceSplit is a slow, obviously correct reading of an input that
 // g.Parse accepted: the path runs from the first "/", "?" or "#" after
 // "//" (RFC 3986 §3.2; "?" is path data in RFC 1738) to the first "#"
 // or "?"; it is split on raw "/" only, each segment decoded on its own
 // (RFC 1738 §3.2.2), and a final ";type=X" (any case) is taken off the
 // last one (2011 draft §3.1).
-func referenceSplit(g Grammar, raw string) (dirs []string, name string) {
+func planReferenceSplit(g Grammar, raw string) (dirs []string, name string, err error) {
 	ends := "/?#"
 	pathEnds := "?#"
 	if g == RFC1738 {
@@ -224,14 +217,14 @@ func referenceSplit(g Grammar, raw string) (dirs []string, name string) {
 	rest := raw[len("ftp://"):]
 	i := strings.IndexAny(rest, ends)
 	if i < 0 {
-		return nil, ""
+		return nil, "", nil
 	}
 	path := rest[i:]
 	if j := strings.IndexAny(path, pathEnds); j >= 0 {
 		path = path[:j]
 	}
 	if path == "" {
-		return nil, ""
+		return nil, "", nil
 	}
 	segs := strings.Split(path[1:], "/")
 	last := segs[len(segs)-1]
@@ -242,31 +235,12 @@ func referenceSplit(g Grammar, raw string) (dirs []string, name string) {
 		}
 	}
 	for _, s := range segs[:len(segs)-1] {
-		dirs = append(dirs, percentDecode(s))
-	}
-	return dirs, percentDecode(last)
-}
-
-// percentDecode decodes every "%XX" of s, which Parse has checked.
-func percentDecode(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			b = append(b, fromHex(s[i+1])<<4|fromHex(s[i+2]))
-			i += 2
-			continue
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, "", err
 		}
-		b = append(b, s[i])
+		dirs = append(dirs, d)
 	}
-	return string(b)
-}
-
-func fromHex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
+	name, err = url.PathUnescape(last)
+	return dirs, name, err
 }
