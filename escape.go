@@ -5,7 +5,9 @@ import "strings"
 // Percent-encoding, RFC 3986 §2.1. Parse checks every escape before it
 // decodes, so unescape never sees a bad one.
 
-// unescape decodes the %XX escapes of s, which Parse has checked.
+// unescape decodes the %XX escapes of s. Parse refuses a bad escape,
+// but it decodes every part before it reports, so a "%" that is not
+// followed by two hex digits is kept as it is.
 func unescape(s string) string {
 	n := strings.Count(s, "%")
 	if n == 0 {
@@ -14,7 +16,7 @@ func unescape(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) - 2*n)
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' {
+		if s[i] == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
 			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
 			i += 2
 			continue
