@@ -35,7 +35,7 @@ func ExampleURL_ResolveReference() {
 	// ftp://ftp.example.com/pub/linux/kernel/my%20notes.txt;type=i
 	// ftp://ftp.example.com/pub/linux/kernel/README;type=a?q
 	// ftp://mirror.example/pub/
-	// true ftpurl: parse "http://example.com/": not an ftp URL at offset 0: scheme "http" is not ftp (a relative path whose first segment holds ":" must start with "./", RFC 3986 §4.2)
+	// true ftpurl: parse "http://example.com/": not an ftp URL at offset 0: scheme "http" is not ftp
 }
 
 func ExampleFromURL() {

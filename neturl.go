@@ -33,8 +33,8 @@ func quoteScheme(s string) string {
 	return `"` + s + `"`
 }
 
-// URL returns u as a *url.URL from net/url: the same value that
-// url.Parse(u.String()) returns. User is set with url.User or
+// URL returns u as a *url.URL from net/url: for a URL that Parse
+// returns, the same value that url.Parse(u.String()) returns. User is set with url.User or
 // url.UserPassword; Host holds the host (an IPv6 address in brackets)
 // and the port unless it is 0 or 21; Path is the decoded path, and
 // RawPath the escaped one when net/url would not write it the same way

@@ -46,7 +46,11 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 		if !strings.EqualFold(ref[:k], "ftp") {
 			// Control characters and bad escapes rank first, as in Parse.
 			p.scan(0, k, cPrint|allowUCS, ErrScheme, "scheme", true)
-			p.fail(0, ErrScheme, fmt.Sprintf(`scheme %q is not ftp (a relative path whose first segment holds ":" must start with "./", RFC 3986 §4.2)`, ref[:k]))
+			detail := fmt.Sprintf("scheme %q is not ftp", ref[:k])
+			if !strings.HasPrefix(ref[k+1:], "//") {
+				detail += ` (a relative path whose first segment holds ":" starts with "./", RFC 3986 §4.2)`
+			}
+			p.fail(0, ErrScheme, detail)
 		}
 		i = k + 1
 	}

@@ -116,6 +116,11 @@ func TestResolveReferenceOtherSchemeIsErrScheme(t *testing.T) {
 		if !errors.As(err, &e) || e.Offset != 0 || e.URL != ref || e.Op != "parse" {
 			t.Errorf("ResolveReference(%q) error = %#v; want Op parse, URL the reference, Offset 0", ref, err)
 		}
+		// RFC 3986 §4.2: the way to write a relative path with ":" in
+		// its first segment; no such hint for "scheme://".
+		if hint := strings.Contains(err.Error(), `"./"`); hint != !strings.Contains(ref, "//") {
+			t.Errorf("ResolveReference(%q) error %q: the \"./\" hint is there: %v", ref, err, hint)
+		}
 	}
 }
 
