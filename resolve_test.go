@@ -285,6 +285,8 @@ func TestResolveReferenceErrorsPointIntoTheReference(t *testing.T) {
 	}{
 		{"g%zz", ErrEscape, 1},
 		{"g%", ErrEscape, 1},
+		{"%", ErrEscape, 0},
+		{"a/%/b", ErrEscape, 2},
 		{"http:g%zz", ErrEscape, 6}, // ErrEscape ranks before ErrScheme
 		{"ht\rtp:g", ErrControl, 2}, // and ErrControl too
 		{"g\r\nDELE x", ErrControl, 1},
