@@ -96,8 +96,14 @@ func redactInput(s string) string {
 	}
 	if len(s) > maxErrorURL {
 		n := maxErrorURL
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
+		// Do not split a valid UTF-8 sequence that crosses the cut.
+		for k := n - 1; k >= 0 && k > n-utf8.UTFMax; k-- {
+			if utf8.RuneStart(s[k]) {
+				if r, size := utf8.DecodeRuneInString(s[k:]); r != utf8.RuneError && k+size > n {
+					n = k
+				}
+				break
+			}
 		}
 		s = s[:n] + "…"
 	}

@@ -14,7 +14,7 @@ func unescape(s string) string {
 		return s
 	}
 	var b strings.Builder
-	b.Grow(len(s) - 2*n)
+	b.Grow(max(len(s)-2*n, 0))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
 			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))

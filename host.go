@@ -56,7 +56,7 @@ func (p *parser) host(lo, hi int) string {
 	if pct {
 		h = unescape(h)
 	}
-	name, detail := normalizeName(p.g, h, pct || nonASCII)
+	name, detail := normalizeName(p.g, h, nonASCII || pct && !asciiOnly(h))
 	if detail != "" {
 		p.fail(lo, ErrHost, detail)
 	}
@@ -140,6 +140,11 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 	return h, ""
 }
 
+// asciiOnly reports whether s is all ASCII.
+func asciiOnly(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf })
+}
+
 // isDottedQuad reports whether s is four decimal numbers 0..255 without
 // leading zeros, separated by dots (RFC 3986 §3.2.2 IPv4address).
 func isDottedQuad(s string) bool {
@@ -209,6 +214,10 @@ func (p *parser) ipLiteral(lo, hi int) string {
 	if err != nil || !a.Is6() {
 		p.fail(lo+1, ErrHost, "invalid IPv6 address")
 		return ""
+	}
+	var buf [len("ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255")]byte
+	if string(a.AppendTo(buf[:0])) == lit {
+		return lit // already in RFC 5952 form: no allocation
 	}
 	return a.String()
 }

@@ -75,6 +75,10 @@ func parse(g Grammar, s string) (*URL, error) {
 		p.fragment(u, end)
 	}
 	if p.err != nil {
+		if lo, hi, ok := passwordSpan(s); ok && lo <= p.off && p.off < hi {
+			// The detail may quote the text that Error.URL hides.
+			p.detail = ""
+		}
 		return nil, newError("parse", s, p.off, p.err, p.detail)
 	}
 	if len(u.Dirs) == 0 {

@@ -42,12 +42,15 @@ func (u *URL) format(redact bool) string {
 	if u.isZero() {
 		return ""
 	}
-	host := formatHost(u.Host)
+	host, ipv6 := hostForm(u.Host)
 	typ, hasType := u.Type.lower()
 	query := u.RawQuery
 	frag := u.Fragment
 
 	n := len("ftp://") + len(host)
+	if ipv6 {
+		n += len("[]")
+	}
 	if u.User != nil {
 		n += escapedLen(u.User.username, userRaw, false) + 1
 		if u.User.passwordSet {
@@ -91,7 +94,13 @@ func (u *URL) format(redact bool) string {
 		}
 		b.WriteByte('@')
 	}
-	b.WriteString(host)
+	if ipv6 {
+		b.WriteByte('[')
+		b.WriteString(host)
+		b.WriteByte(']')
+	} else {
+		b.WriteString(host)
+	}
 	if u.Port != 0 && u.Port != DefaultPort {
 		b.WriteByte(':')
 		var buf [5]byte
@@ -123,24 +132,38 @@ func (u *URL) isZero() bool {
 		u.Name == "" && u.Type == 0 && u.RawQuery == "" && u.Fragment == ""
 }
 
-// formatHost returns the host as String writes it. A parsed host is
-// written as it is; a host set by hand is normalized like Parse does,
+// formatHost returns the host as String writes it, IPv6 in brackets.
+func formatHost(h string) string {
+	if host, ipv6 := hostForm(h); ipv6 {
+		return "[" + host + "]"
+	} else {
+		return host
+	}
+}
+
+// hostForm returns the host as String writes it, and whether it is an
+// IPv6 address, which String puts in brackets. A parsed host is written
+// as it is; a host set by hand is normalized like Parse does,
 // and if it is not a valid host its bytes outside RFC 3986 reg-name are
 // percent-encoded, so that String stays ASCII.
-func formatHost(h string) string {
+func hostForm(h string) (host string, ipv6 bool) {
 	if isNormalName(h) {
-		return h
+		return h, false
 	}
 	if strings.IndexByte(h, ':') >= 0 {
 		lit := strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
 		if a, err := netip.ParseAddr(lit); err == nil && a.Is6() && a.Zone() == "" {
-			return "[" + a.String() + "]"
+			var buf [len("ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255")]byte
+			if b := a.AppendTo(buf[:0]); string(b) == h {
+				return h, true // as Parse stores it: no allocation
+			}
+			return a.String(), true
 		}
 	}
-	if name, detail := normalizeName(Lenient, h, true); detail == "" {
-		return name
+	if name, detail := normalizeName(Lenient, h, !asciiOnly(h)); detail == "" {
+		return name, false
 	}
-	return escape(strings.ToLower(h), cUser3986, false)
+	return escape(strings.ToLower(h), cUser3986, false), false
 }
 
 // isNormalName reports whether h is already as String writes it: lower
