@@ -87,6 +87,12 @@ func newError(op, s string, off int, err error, detail string) *Error {
 	return &Error{Op: op, URL: redactInput(s), Offset: off, Err: err, detail: detail}
 }
 
+// newPlanError returns the *Error of Plan for URL u, which has no input
+// to point into: Error.URL is u.Redacted(), and Offset is -1.
+func newPlanError(u *URL, err error, detail string) *Error {
+	return &Error{Op: "plan", URL: cutURL(u.Redacted()), Offset: -1, Err: err, detail: detail}
+}
+
 // redactInput hides the password of a raw input: when s has an "@"
 // after "//", the text between the first ":" after "//" and the last "@"
 // becomes "xxxxx". The result is cut to maxErrorURL bytes with "…".
@@ -94,6 +100,11 @@ func redactInput(s string) string {
 	if lo, hi, ok := passwordSpan(s); ok {
 		s = s[:lo] + "xxxxx" + s[hi:]
 	}
+	return cutURL(s)
+}
+
+// cutURL cuts s to maxErrorURL bytes with "…".
+func cutURL(s string) string {
 	if len(s) > maxErrorURL {
 		n := maxErrorURL
 		// Do not split a valid UTF-8 sequence that crosses the cut.

@@ -381,7 +381,7 @@ func sendsType(t Typecode) bool {
 // to point into.
 func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	if u == nil {
-		return nil, newError("plan", "", -1, ErrHost, "nil URL")
+		return nil, newPlanError(&URL{}, ErrHost, "nil URL")
 	}
 	var c planConfig
 	for _, opt := range opts {
@@ -390,7 +390,7 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 		}
 	}
 	fail := func(err error, detail string) (*Plan, error) {
-		return nil, newError("plan", u.Redacted(), -1, err, detail)
+		return nil, newPlanError(u, err, detail)
 	}
 
 	// Faults in the order that Parse ranks them: control characters,
