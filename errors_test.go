@@ -306,3 +306,45 @@ func TestErrorMessageNeverQuotesTheRedactedRange(t *testing.T) {
 		}
 	}
 }
+
+// The same rule as a property over every input of the grammar and
+// error tables: inserting ":ZQZQ@" anywhere after "//" puts "ZQZQ"
+// inside the redacted range (between the first ":" and the last "@"),
+// so no message may quote it, whatever fault the new input has.
+func TestErrorMessageNeverQuotesAnInsertedPassword(t *testing.T) {
+	const marker = "ZQZQ"
+	var inputs []string
+	for _, cases := range [][]grammarCase{everyGrammar, rfc1738Cases, rfc2396Cases, rfc3986Cases, lenientCases} {
+		for _, tt := range cases {
+			inputs = append(inputs, tt.in)
+		}
+	}
+	inputs = append(inputs,
+		"ftp://h/f;type=a", "ftp://h/f;type=", "ftp://[::1]:0/", "ftp://[::g]/", "ftp://-h-/", "ftp://xn--a.example/",
+		"ftp://h:99/", "ftp://ab--cd.bücher.example/", "ftps://h/", "ftp://1.2.3.256/", "ftp://h/%zz")
+	for _, base := range inputs {
+		i := strings.Index(base, "//")
+		if i < 0 {
+			continue
+		}
+		for p := i + 2; p <= len(base); p++ {
+			in := base[:p] + ":" + marker + "@" + base[p:]
+			for _, g := range allGrammars {
+				_, err, ok := tryParse(t, g, in)
+				if !ok || err == nil {
+					continue
+				}
+				msg := err.Error()
+				leak := strings.Contains(msg, "ZQ") || strings.Contains(msg, "QZ")
+				for _, r := range "ZQ" {
+					if !strings.ContainsRune(base, r) {
+						leak = leak || strings.Contains(msg, strconv.QuoteRune(r))
+					}
+				}
+				if leak {
+					t.Errorf("%v.Parse(%q): message %q quotes the redacted range", g, in, msg)
+				}
+			}
+		}
+	}
+}
