@@ -51,6 +51,7 @@ func (g Grammar) FindAll(text string, n int) []Match {
 	}
 	f := finder{g: g, text: text, t: &findTables[g]}
 	var out []Match
+	next := 0 // matches do not overlap
 	for i := 0; i < len(text); {
 		j := strings.IndexByte(text[i:], ':')
 		if j < 0 {
@@ -62,7 +63,7 @@ func (g Grammar) FindAll(text string, n int) []Match {
 			continue
 		}
 		s := c - 3
-		if s > 0 && isSchemeByte(text[s-1]) {
+		if s < next || s > 0 && isSchemeByte(text[s-1]) {
 			continue
 		}
 		m, ok := f.match(s)
@@ -73,7 +74,7 @@ func (g Grammar) FindAll(text string, n int) []Match {
 		if len(out) == n {
 			break
 		}
-		i = m.End
+		i, next = m.End, m.End
 	}
 	return out
 }

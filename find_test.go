@@ -1,0 +1,405 @@
+package ftpurl
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Tests of Grammar.FindAll (DESIGN.md "Finding ftp URLs in text"; issue
+// 5). The fuzz target FuzzFindAll and the reference implementation are
+// in fuzz_find_test.go.
+
+type findCase struct {
+	name string
+	text string
+	want []string // the URLs found, in order, as they appear in text
+}
+
+// checkFindCases checks that g.FindAll finds exactly want in each text,
+// at the offsets where they appear, and agrees with the reference.
+func checkFindCases(t *testing.T, g Grammar, cases []findCase) {
+	t.Helper()
+	for _, tt := range cases {
+		got := g.FindAll(tt.text, -1)
+		var gotText []string
+		for _, m := range got {
+			gotText = append(gotText, tt.text[m.Start:m.End])
+		}
+		if strings.Join(gotText, "\n") != strings.Join(tt.want, "\n") || len(got) != len(tt.want) {
+			t.Errorf("%s: %v.FindAll(%q) = %q, want %q", tt.name, g, tt.text, gotText, tt.want)
+			continue
+		}
+		pos := 0
+		for i, m := range got {
+			start := pos + strings.Index(tt.text[pos:], tt.want[i])
+			if m.Start != start || m.End != start+len(tt.want[i]) {
+				t.Errorf("%s: match %d at [%d:%d], want [%d:%d]", tt.name, i, m.Start, m.End, start, start+len(tt.want[i]))
+			}
+			pos = m.End
+		}
+		checkFindAll(t, tt.text)
+	}
+}
+
+// Lenient is the grammar for prose: what people write around URLs stays
+// out of the match (DESIGN.md "Finding ftp URLs in text").
+func TestFindAllLenientInProse(t *testing.T) {
+	checkFindCases(t, Lenient, []findCase{
+		{"prose",
+			"The files are at ftp://ftp.example.com/pub/ and mirrored weekly.",
+			[]string{"ftp://ftp.example.com/pub/"}},
+		{"sentence ends with a period",
+			"Get it from ftp://ftp.example.com/pub/file.txt.",
+			[]string{"ftp://ftp.example.com/pub/file.txt"}},
+		{"commas, semicolons, colons, question and exclamation marks",
+			"Try ftp://a.example/x, ftp://b.example/y; ftp://c.example/z: or ftp://d.example/w? Yes, ftp://e.example/v!",
+			[]string{"ftp://a.example/x", "ftp://b.example/y", "ftp://c.example/z", "ftp://d.example/w", "ftp://e.example/v"}},
+		{"several punctuation marks in a row",
+			"(see ftp://host/file.txt).'",
+			[]string{"ftp://host/file.txt"}},
+		{"parentheses around the URL",
+			"The archive (ftp://ftp.example.com/pub/archive.zip) is large.",
+			[]string{"ftp://ftp.example.com/pub/archive.zip"}},
+		{"balanced parentheses inside the URL stay",
+			"Wikipedia style: ftp://host/Foo_(bar) and (ftp://host/Foo_(baz)).",
+			[]string{"ftp://host/Foo_(bar)", "ftp://host/Foo_(baz)"}},
+		{"square and curly brackets",
+			"[ftp://host/a] {ftp://host/b} ftp://host/c[1] ftp://host/d{x}",
+			[]string{"ftp://host/a", "ftp://host/b", "ftp://host/c[1]", "ftp://host/d{x}"}},
+		{"an unbalanced closer after the host",
+			"(mirror: ftp://mirror.example)",
+			[]string{"ftp://mirror.example"}},
+		{"a dotted quad at the end of a sentence",
+			"Connect to ftp://192.0.2.1.",
+			[]string{"ftp://192.0.2.1"}},
+		{"a host with a final dot stays a host",
+			"ftp://example.com./pub",
+			[]string{"ftp://example.com./pub"}},
+		{"a trailing colon of an empty port",
+			"ftp://host: is the server",
+			[]string{"ftp://host"}},
+		{"emphasis with asterisks and underscores",
+			"**ftp://host/a** _ftp://host/b_",
+			[]string{"ftp://host/a", "ftp://host/b"}},
+		{"ideographic full stop",
+			"ファイルは ftp://example.jp/pub。",
+			[]string{"ftp://example.jp/pub"}},
+		{"IRI with a Unicode host and path",
+			"Katalog: ftp://bücher.example/katalog/übersicht.txt.",
+			[]string{"ftp://bücher.example/katalog/übersicht.txt"}},
+		{"scheme right after CJK text",
+			"詳細はftp://例え.jp/ を参照",
+			[]string{"ftp://例え.jp/"}},
+		{"a query and a fragment",
+			"ftp://host/dir/?listing#top, then",
+			[]string{"ftp://host/dir/?listing#top"}},
+		{"a typecode before a period",
+			"Use ftp://host/file;type=i.",
+			[]string{"ftp://host/file;type=i"}},
+	})
+}
+
+// RFC 3986 Appendix C: white space, controls, "<", ">", '"' and "`"
+// delimit URLs in text, in every grammar.
+func TestFindAllDelimitedURLs(t *testing.T) {
+	cases := []findCase{
+		{"angle brackets",
+			"Mirror <ftp://ftp.example.com/pub/> now.",
+			[]string{"ftp://ftp.example.com/pub/"}},
+		{"<URL:...> of RFC 1738 Appendix",
+			"<URL:ftp://ftp.example.com/pub/file>",
+			[]string{"ftp://ftp.example.com/pub/file"}},
+		{"double quotes and backquotes",
+			"\"ftp://host/a\" `ftp://host/b`",
+			[]string{"ftp://host/a", "ftp://host/b"}},
+		{"HTML attribute and link text",
+			`<a href="ftp://ftp.example.com/pub/x.tar.gz">ftp://ftp.example.com/pub/</a>`,
+			[]string{"ftp://ftp.example.com/pub/x.tar.gz", "ftp://ftp.example.com/pub/"}},
+		{"mail quoting",
+			"> > ftp://host/quoted\n> ftp://host/again\n>ftp://host/tight",
+			[]string{"ftp://host/quoted", "ftp://host/again", "ftp://host/tight"}},
+		{"several on a line, tabs and newlines",
+			"ftp://a/1 ftp://b/2\tftp://c/3\r\nftp://d/4",
+			[]string{"ftp://a/1", "ftp://b/2", "ftp://c/3", "ftp://d/4"}},
+		{"at the very start and end",
+			"ftp://start/x middle ftp://end/y",
+			[]string{"ftp://start/x", "ftp://end/y"}},
+		{"the whole text",
+			"ftp://host",
+			[]string{"ftp://host"}},
+		{"upper-case scheme",
+			"FTP://HOST.EXAMPLE/Pub Ftp://h/x",
+			[]string{"FTP://HOST.EXAMPLE/Pub", "Ftp://h/x"}},
+		{"log lines with times",
+			"2024-05-01T10:00:00Z GET ftp://10.0.0.1:2121/pub/x.iso 200\n10:00:01 ftp://[2001:db8::1]/y 550",
+			[]string{"ftp://10.0.0.1:2121/pub/x.iso", "ftp://[2001:db8::1]/y"}},
+		{"Unicode white space and control characters",
+			"ftp://host/a\u00a0b ftp://host/c\u3000d ftp://host/e\x00f ftp://host/g\u2028h ftp://host/i\u0085j",
+			[]string{"ftp://host/a", "ftp://host/c", "ftp://host/e", "ftp://host/g", "ftp://host/i"}},
+		{"user and password",
+			"login: ftp://anonymous:guest@ftp.example.com/",
+			[]string{"ftp://anonymous:guest@ftp.example.com/"}},
+		{"IPv6 literal in angle brackets",
+			"<ftp://[2001:db8::1]:21/pub>",
+			[]string{"ftp://[2001:db8::1]:21/pub"}},
+	}
+	for _, g := range []Grammar{Lenient, RFC3986} {
+		checkFindCases(t, g, cases)
+	}
+}
+
+// A candidate needs "ftp:" that is not the end of another scheme
+// (DESIGN.md: not after a letter, digit, "+", "-" or ".").
+func TestFindAllNeedsASchemeOfItsOwn(t *testing.T) {
+	for _, g := range findGrammars {
+		checkFindCases(t, g, []findCase{
+			{"sftp and others", "sftp://host/a xftp://host/b a.ftp://host/c a+ftp://h/d a-ftp://h/e 9ftp://h/f", nil},
+			{"not followed by //", "ftp:host ftp:/host ftp: ftp:// ftp:///x", nil},
+			{"after punctuation and non-ASCII", ",ftp://h/a é:ftp://h/b", []string{"ftp://h/a", "ftp://h/b"}},
+		})
+	}
+}
+
+// A candidate whose longest syntactic prefix fails a semantic check is
+// skipped, never cut shorter, and a valid URL after it, or inside it,
+// is still found (DESIGN.md "Finding ftp URLs in text").
+func TestFindAllSkipsInvalidCandidatesAndFindsTheNext(t *testing.T) {
+	checkFindCases(t, Lenient, []findCase{
+		{"port out of range", "ftp://host:99999/x ftp://ok.example/1", []string{"ftp://ok.example/1"}},
+		{"port 0", "ftp://host:0/ and ftp://ok.example/2", []string{"ftp://ok.example/2"}},
+		{"numeric hosts", "ftp://host.123/ ftp://010.1.1.1/ ftp://1.2.3.256/ ftp://0x7f.1/ ftp://ok.example/3",
+			[]string{"ftp://ok.example/3"}},
+		{"escaped control character in the path", "ftp://host/a%0Db ftp://ok.example/4", []string{"ftp://ok.example/4"}},
+		{"escaped control character in the host", "ftp://bad%0D/,ftp://ok.example/5", []string{"ftp://ok.example/5"}},
+		{"invalid A-label", "ftp://xn--a.example/ ftp://ok.example/6", []string{"ftp://ok.example/6"}},
+		{"empty label", "ftp://a..b/ ftp://ok.example/7", []string{"ftp://ok.example/7"}},
+		{"IPvFuture and zones", "ftp://[v1.x]/ ftp://[::1%25eth0]/ ftp://ok.example/8", []string{"ftp://ok.example/8"}},
+		{"a valid URL inside a skipped one", "ftp://h:0/ftp://nested.example/ok", []string{"ftp://nested.example/ok"}},
+		{"a valid URL in the query of a skipped one", "ftp://h:0?ftp://nested.example/q", []string{"ftp://nested.example/q"}},
+		{"nothing left of the host", "ftp://@ ftp://@/ ftp://:21/", nil},
+		{"everything trimmed", "ftp://_. ftp://a@.", nil},
+	})
+	// A syntax fault ends the URL where the syntax stops accepting.
+	checkFindCases(t, Lenient, []findCase{
+		{"bad escape", "ftp://host/a%zz", []string{"ftp://host/a"}},
+		{"bad typecode", "ftp://host/a;type=ab", []string{"ftp://host/a;type=a"}},
+		{"a host and garbage", "ftp://host|x", []string{"ftp://host"}},
+		{"an IP literal and garbage", "ftp://[::1]x/", []string{"ftp://[::1]"}},
+	})
+}
+
+// The strict grammars keep what their syntax accepts, trailing
+// punctuation included, as a regular expression would.
+func TestFindAllStrictGrammarsKeepTheirSyntax(t *testing.T) {
+	checkFindCases(t, RFC3986, []findCase{
+		{"a sentence's period is a path character", "See ftp://host/file.txt.", []string{"ftp://host/file.txt."}},
+		{"a comma after a host is not a host character", "ftp://host, ftp://other/", []string{"ftp://host", "ftp://other/"}},
+		{"a dotted quad with a final dot is a numeric host", "ftp://192.0.2.1.", nil},
+		{"a second ':' in the userinfo", "ftp://a:b:c@host/", []string{"ftp://a:"}},
+	})
+	checkFindCases(t, RFC2396, []findCase{
+		// Regexp::Common's language: no query, no fragment.
+		{"query", "ftp://host/some/path?query", []string{"ftp://host/some/path"}},
+		{"fragment", "ftp://host/some/file#target", []string{"ftp://host/some/file"}},
+		{"semicolon", "ftp://host/some/path;here", []string{"ftp://host/some/path"}},
+		{"typecode", "ftp://host/a;type=I. ftp://host/b;type=d", []string{"ftp://host/a;type=I", "ftp://host/b"}},
+		{"dotted quad", "ftp://192.0.2.1. ftp://1.2.3.4.5/", []string{"ftp://192.0.2.1", "ftp://1.2.3.4"}},
+		{"host name ends with a dot", "ftp://example.com./x ftp://example.com-", []string{"ftp://example.com./x", "ftp://example.com"}},
+	})
+	checkFindCases(t, RFC1738, []findCase{
+		// RFC 1738 §5: "?" is path data, a host name has no final dot.
+		{"question mark", "ftp://host/a?b", []string{"ftp://host/a?b"}},
+		{"fragment", "ftp://host/a#b", []string{"ftp://host/a#b"}},
+		{"final dot", "ftp://example.com.", []string{"ftp://example.com"}},
+		{"underscore", "ftp://my_host/", []string{"ftp://my"}},
+		{"empty port", "ftp://host:/x", []string{"ftp://host"}},
+		{"typecode d", "ftp://host/dir;type=d", []string{"ftp://host/dir;type=d"}},
+	})
+}
+
+func TestFindAllOffsetsAreByteOffsets(t *testing.T) {
+	text := "é ftp://h/ü 日本 ftp://h/x"
+	got := Lenient.FindAll(text, -1)
+	if len(got) != 2 || got[0].Start != 3 || got[0].End != 13 || got[1].Start != 21 || got[1].End != len(text) {
+		t.Errorf("FindAll(%q) = %v", text, spans(text, got))
+	}
+	if len(got) == 2 && got[0].URL.String() != "ftp://h/%C3%BC" {
+		t.Errorf("FindAll(%q)[0].URL = %v", text, got[0].URL)
+	}
+}
+
+// n is the limit of package regexp's FindAll: n < 0 all, n == 0 none.
+func TestFindAllLimit(t *testing.T) {
+	text := "ftp://a/ ftp://b/ ftp://c/"
+	for n, want := range map[int]int{-1: 3, -7: 3, 0: 0, 1: 1, 2: 2, 3: 3, 10: 3} {
+		got := Lenient.FindAll(text, n)
+		if len(got) != want {
+			t.Errorf("FindAll(%q, %d) found %d, want %d", text, n, len(got), want)
+		}
+		if want == 0 && got != nil {
+			t.Errorf("FindAll(%q, %d) = %v, want nil", text, n, got)
+		}
+	}
+	if got := Lenient.FindAll("no URL here: http://example.com/", -1); got != nil {
+		t.Errorf("FindAll without a URL = %v, want nil", got)
+	}
+	if got := Grammar(9).FindAll("ftp://host/", -1); got != nil {
+		t.Errorf("Grammar(9).FindAll = %v, want nil", got)
+	}
+}
+
+// FindAll agrees with the reference on generated texts: prose, URLs
+// from the Pattern tests' generator, and the punctuation around them.
+func TestFindAllAgreesWithReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3986, 5))
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	found := 0
+	for range n {
+		text := randomText(r)
+		checkFindAll(t, text)
+		found += len(Lenient.FindAll(text, -1))
+	}
+	if found < n/4 {
+		t.Errorf("only %d URLs found in %d texts: the generator misses URLs", found, n)
+	}
+	for _, s := range findSeeds {
+		checkFindAll(t, s)
+	}
+}
+
+// randomText returns a short text of words, separators and URLs.
+func randomText(r *rand.Rand) string {
+	seps := []string{" ", " ", "\n", "(", ")", ", ", ".", ". ", "<", ">", "\"", "'", "> ", "<URL:", "[", "]", "*",
+		"_", "。", "\u00a0", ":", "ftp:", "sftp:", "x", "-", "/", "?", "#", "%", "é", "\t", ";", "!"}
+	var b strings.Builder
+	for range r.IntN(6) {
+		switch r.IntN(3) {
+		case 0:
+			b.WriteString(seps[r.IntN(len(seps))])
+		case 1:
+			b.WriteString([]string{"see", "the", "file", "at", "mirror", "Note:", "10:30"}[r.IntN(7)])
+		default:
+			b.WriteString(randomURL(r))
+		}
+		if r.IntN(2) == 0 {
+			b.WriteString(seps[r.IntN(len(seps))])
+		}
+	}
+	return b.String()
+}
+
+// FindAll takes time linear in the text, also when candidates nest
+// inside each other and are all refused: each shape here would take
+// minutes if every candidate rescanned the rest of the text.
+func TestFindAllIsLinearOnNestedCandidates(t *testing.T) {
+	const size = 1 << 18
+	repeat := func(unit, end string) string { return strings.Repeat(unit, size/len(unit)) + end }
+	for _, tt := range []struct {
+		name string
+		g    Grammar
+		text string
+		want int // matches
+	}{
+		{"paths of refused ports", Lenient, repeat("ftp://h:0/", ""), 0},
+		{"a control escape at the end of a shared path", Lenient, repeat("ftp://h/", "%00"), 0},
+		{"a control escape in a strict path", RFC3986, repeat("ftp://h/", "%00"), 0},
+		{"queries of refused ports", Lenient, repeat("ftp://h:0?", ""), 0},
+		{"fragments of refused ports", RFC3986, repeat("ftp://h:0#", ""), 0},
+		{"trailing brackets", Lenient, repeat("ftp://h:0/(", strings.Repeat(")", size/4)), 0},
+		{"closing brackets", Lenient, "ftp://h/" + strings.Repeat(")", size), 1},
+		{"userinfo of many @", Lenient, "ftp://" + strings.Repeat("@", size), 0},
+		{"userinfo of many @ and a host", Lenient, "ftp://" + strings.Repeat("a@", size/2) + "h/", 1},
+		{"many colons", Lenient, "ftp://" + strings.Repeat("a:", size/2), 1},
+		{"schemes without //", Lenient, repeat("ftp:", ""), 0},
+		{"long strict host", RFC2396, "ftp://" + strings.Repeat("a.", size/2) + "-", 1},
+		{"invalid hosts in a query", Lenient, repeat("ftp://a..b?", ""), 0},
+		{"everything valid", Lenient, repeat("ftp://h/", ""), 1},
+	} {
+		start := time.Now()
+		got := tt.g.FindAll(tt.text, -1)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: FindAll on %d bytes took %v", tt.name, len(tt.text), d)
+		}
+		if len(got) != tt.want {
+			t.Errorf("%s: %d matches, want %d", tt.name, len(got), tt.want)
+		}
+	}
+}
+
+// benchText is 1 MB of prose with an ftp URL every few KB, in which
+// FindAll and the regexp find the same URLs.
+var benchText = sync.OnceValue(func() string {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields(`the a of to and in is for on that with as by this are be from at or an it not
+		mirror archive release files download server directory package source binary checksum Note: see
+		http://www.example.org/about https://example.net/docs 10:30 12:45:07 (details) [1] e-mail: user@example.com`)
+	var b strings.Builder
+	next := 0
+	for b.Len() < 1<<20 {
+		if b.Len() >= next {
+			fmt.Fprintf(&b, "ftp://ftp%d.example.org/pub/release-%d/file-%d.tar.gz ", r.IntN(50), r.IntN(100), r.IntN(10000))
+			next = b.Len() + 1024 + r.IntN(4096)
+		}
+		b.WriteString(words[r.IntN(len(words))])
+		switch r.IntN(12) {
+		case 0:
+			b.WriteString(". ")
+		case 1:
+			b.WriteString(",\n")
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+})
+
+var benchRegexp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(RFC3986.Pattern()) })
+
+// The benchmarks compare like with like: on benchText, FindAll and the
+// regexp find the same URLs.
+func TestBenchTextFindsTheSameURLsAsTheRegexp(t *testing.T) {
+	text := benchText()
+	got := RFC3986.FindAll(text, -1)
+	want := benchRegexp().FindAllStringIndex(text, -1)
+	if len(got) != len(want) || len(got) < 200 {
+		t.Fatalf("FindAll found %d URLs, the regexp %d", len(got), len(want))
+	}
+	for i, m := range got {
+		if m.Start != want[i][0] || m.End != want[i][1] {
+			t.Fatalf("match %d: FindAll [%d:%d], regexp [%d:%d]", i, m.Start, m.End, want[i][0], want[i][1])
+		}
+	}
+}
+
+func BenchmarkFindAll(b *testing.B) {
+	text := benchText()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		RFC3986.FindAll(text, -1)
+	}
+}
+
+func BenchmarkFindAllRegexp(b *testing.B) {
+	text := benchText()
+	re := benchRegexp()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		re.FindAllStringIndex(text, -1)
+	}
+}
+
+func BenchmarkFindAllLenient(b *testing.B) {
+	text := benchText()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Lenient.FindAll(text, -1)
+	}
+}
