@@ -29,6 +29,7 @@ func FuzzParse(f *testing.F) {
 		for _, g := range allGrammars {
 			parsed[g] = checkParseInvariants(t, g, s)
 		}
+		checkInsertedPasswordNeverQuoted(t, s)
 		for _, g := range []Grammar{RFC1738, RFC2396, RFC3986} {
 			u := parsed[g]
 			if u == nil || g == RFC1738 && strings.Contains(s, "?") {
@@ -197,6 +198,29 @@ func checkParseError(t *testing.T, g Grammar, s string, u *URL, err error) {
 			}
 		} else if cut, ok := strings.CutSuffix(e.URL, "…"); !ok || len(cut) > 256 || len(cut) < 253 || !strings.HasPrefix(red, cut) {
 			t.Fatalf("%v.Parse(%q).URL = %q, want the first 256 bytes of %q and \"…\"", g, s, e.URL, red)
+		}
+	}
+}
+
+// checkInsertedPasswordNeverQuoted inserts ":ZQZQ@" into s after its
+// "//", which puts "ZQZQ" inside the range that Error.URL hides, and
+// checks that no grammar's message quotes it (DESIGN.md "The API").
+func checkInsertedPasswordNeverQuoted(t *testing.T, s string) {
+	t.Helper()
+	i := strings.Index(s, "//")
+	if i < 0 || strings.ContainsAny(s, "ZQ") {
+		return
+	}
+	for _, p := range []int{i + 2, len(s), i + 2 + (len(s)-i-2)/2} {
+		in := s[:p] + ":ZQZQ@" + s[p:]
+		for _, g := range allGrammars {
+			_, err, ok := tryParse(t, g, in)
+			if !ok {
+				t.FailNow()
+			}
+			if err != nil && strings.ContainsAny(err.Error(), "ZQ") {
+				t.Fatalf("%v.Parse(%q): message %q quotes the redacted range", g, in, err)
+			}
 		}
 	}
 }
