@@ -32,7 +32,7 @@ var regexpCommonFTPTests = []struct {
 	{"ftp://ftp.example.com/--_$.+++", true}, // "safe" characters
 	{"ftp://ftp.example.com/.", true},
 	{"ftp://ftp.example.com/**!(),,''", true}, // "extra" characters
-	{"ftp://www.example.com/:@=&=", true},      // RFC 2396 pchar additions
+	{"ftp://www.example.com/:@=&=", true},     // RFC 2396 pchar additions
 	{"ftp://www.example.com//////////////", true},
 	{"ftp://www.example.com/some/path;here", false}, // no ";" in a segment
 	{"ftp://abigail@ftp.example.com", true},
