@@ -46,7 +46,7 @@ func ExampleGrammar_Pattern() {
 		fmt.Printf("%s=%s\n", name, m[re.SubexpIndex(name)])
 	}
 	fmt.Println(re.MatchString("FTP://ftp.example.com/some/path;type=I"))
-	fmt.Println(re.MatchString("ftp://ftp.example.com:65536/"))   // port out of range
+	fmt.Println(re.MatchString("ftp://ftp.example.com:65536/"))     // port out of range
 	fmt.Println(re.MatchString("ftp://ftp.example.com/some/path?")) // no query in RFC 2396 ftp URLs
 	// Output:
 	// user=abigail
