@@ -1,10 +1,8 @@
 package ftpurl
 
 import (
-	"bufio"
 	"errors"
 	"net/url"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,27 +53,11 @@ var interopURLs = []string{
 	"FTP://H/Ä?ö#ü",
 }
 
-// interopCorpus returns interopURLs and the lines of the mixed corpus
-// (testdata/mixed.txt, issue 4), which are URLs from the wild.
+// interopCorpus returns interopURLs and the URLs of the mixed corpus
+// (testdata/mixed.txt, issue 4), which come from the wild.
 func interopCorpus(t *testing.T) []string {
 	t.Helper()
-	in := append([]string(nil), interopURLs...)
-	f, err := os.Open("testdata/mixed.txt")
-	if err != nil {
-		t.Logf("no mixed corpus: %v", err)
-		return in
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" {
-			in = append(in, line)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return in
+	return append(append([]string(nil), interopURLs...), readCorpus(t, "testdata/mixed.txt")...)
 }
 
 // parsedCorpus returns every URL of interopCorpus that one of the
