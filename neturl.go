@@ -1,6 +1,7 @@
 package ftpurl
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 )
@@ -21,16 +22,9 @@ func FromURL(v *url.URL) (*URL, error) {
 		return nil, newError("parse", "", -1, ErrScheme, "nil *url.URL")
 	}
 	if !strings.EqualFold(v.Scheme, "ftp") {
-		return nil, newError("parse", v.Redacted(), 0, ErrScheme, "scheme "+quoteScheme(v.Scheme)+" is not ftp")
+		return nil, newError("parse", v.Redacted(), 0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", v.Scheme))
 	}
 	return Lenient.Parse(v.String())
-}
-
-func quoteScheme(s string) string {
-	if s == "" {
-		return "(none)"
-	}
-	return `"` + s + `"`
 }
 
 // URL returns u as a *url.URL from net/url: for a URL that Parse
