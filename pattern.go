@@ -144,21 +144,6 @@ func reByte(c byte) string {
 	return fmt.Sprintf(`\x%02X`, c)
 }
 
-// foldLiteral writes s with each letter as a two-case class, so that
-// the match is case-insensitive without (?i).
-func foldLiteral(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if chars[c]&cAlpha != 0 {
-			b.WriteString("[" + string(rune(upper(c))) + string(rune(upper(c)+'a'-'A')) + "]")
-			continue
-		}
-		b.WriteString(reByte(c))
-	}
-	return b.String()
-}
-
 // partSets are the raw characters of each part of a URL in grammar g,
 // derived from the parser's class table as parse.go uses it: what each
 // part's scanner accepts, less the delimiters that end the part and "%",
