@@ -58,7 +58,7 @@ func (p *parser) host(lo, hi int) string {
 	}
 	name, detail := normalizeName(p.g, h, nonASCII || pct && !asciiOnly(h))
 	if detail != "" {
-		p.fail(lo, ErrHost, detail)
+		p.failQuoting(lo, ErrHost, detail)
 	}
 	return name
 }

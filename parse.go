@@ -36,16 +36,26 @@ type parser struct {
 	s string
 
 	// The fault that ranks first so far; err is nil while there is none.
+	// quotes says that detail quotes text of the input.
 	err    error
 	off    int
 	detail string
+	quotes bool
 }
 
 // fail records a fault at offset off unless one that ranks before it
 // (or the same, earlier in the input) is already recorded.
 func (p *parser) fail(off int, err error, detail string) {
 	if p.err == nil || rank(err) < rank(p.err) {
-		p.err, p.off, p.detail = err, off, detail
+		p.err, p.off, p.detail, p.quotes = err, off, detail, false
+	}
+}
+
+// failQuoting is fail for a detail that quotes the input at off, which
+// parse drops if off is in the text that Error.URL hides.
+func (p *parser) failQuoting(off int, err error, detail string) {
+	if p.err == nil || rank(err) < rank(p.err) {
+		p.err, p.off, p.detail, p.quotes = err, off, detail, true
 	}
 }
 
@@ -75,9 +85,8 @@ func parse(g Grammar, s string) (*URL, error) {
 		p.fragment(u, end)
 	}
 	if p.err != nil {
-		if lo, hi, ok := passwordSpan(s); ok && lo <= p.off && p.off < hi {
-			// The detail may quote the text that Error.URL hides.
-			p.detail = ""
+		if lo, hi, ok := passwordSpan(s); ok && p.quotes && lo <= p.off && p.off < hi {
+			p.detail = "" // it would quote the text that Error.URL hides
 		}
 		return nil, newError("parse", s, p.off, p.err, p.detail)
 	}
@@ -102,7 +111,7 @@ func (p *parser) scheme() (int, bool) {
 	}
 	if k > 0 && k < len(s) && s[k] == ':' {
 		if !strings.EqualFold(s[:k], "ftp") {
-			p.fail(0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", s[:k]))
+			p.failQuoting(0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", s[:k]))
 		} else {
 			p.fail(k+1, ErrScheme, `"//" must follow "ftp:" (RFC 1738 §3.1)`)
 		}
@@ -263,7 +272,7 @@ func (p *parser) failByte(i int, err error, part string, c byte) {
 		// The message must not quote a password.
 		p.fail(i, err, fmt.Sprintf("character not allowed in the %s", part))
 	default:
-		p.fail(i, err, fmt.Sprintf("character %q not allowed in the %s", c, part))
+		p.failQuoting(i, err, fmt.Sprintf("character %q not allowed in the %s", c, part))
 	}
 }
 
@@ -317,7 +326,7 @@ func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) in
 				p.fail(i, err, "character not allowed in the "+part)
 			}
 		case !isUCSChar(r):
-			p.fail(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part))
+			p.failQuoting(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part))
 		}
 		return size
 	}
@@ -407,14 +416,20 @@ func (p *parser) typecode(semi int, code string) Typecode {
 			if p.g.allowsType(t) {
 				return t
 			}
-			p.fail(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()))
+			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()))
 			return 0
 		}
 	}
 	if code == "" {
 		p.fail(semi, ErrTypecode, `";type=" without a letter`)
 	} else {
-		p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
+		end := semi + len(typeParam) + len(code)
+		if lo, hi, ok := passwordSpan(p.s); ok && lo < end && semi < hi {
+			// The code runs on into the text that Error.URL hides.
+			p.fail(semi, ErrTypecode, "typecode must be one letter")
+		} else {
+			p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
+		}
 	}
 	return 0
 }
