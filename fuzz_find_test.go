@@ -1,6 +1,7 @@
 package ftpurl
 
 import (
+	"errors"
 	"net/netip"
 	"reflect"
 	"regexp"
@@ -84,6 +85,15 @@ func checkPattern(t *testing.T, s string) {
 	for _, g := range findGrammars {
 		u, err := g.Parse(s)
 		loc := re[g].FindStringSubmatchIndex(s)
+		// FindAll's syntax is Pattern without the semantic checks: it
+		// holds every URL that Parse accepts, and what it holds Parse
+		// refuses only for a host, a port or a control character.
+		syn := syntaxPatterns()[g].FindStringIndex(s)
+		if synFull := syn != nil && syn[1] == len(s); err == nil && !synFull {
+			t.Errorf("%v: %q: Parse accepts it, FindAll's syntax does not", g, s)
+		} else if err != nil && synFull && !errors.Is(err, ErrHost) && !errors.Is(err, ErrPort) && !errors.Is(err, ErrControl) {
+			t.Errorf("%v: %q: FindAll's syntax accepts it, Parse refuses it for a syntax fault: %v", g, s, err)
+		}
 		if hostGoesThroughIDNA(g, s) {
 			continue
 		}
