@@ -14,25 +14,33 @@ type Match struct {
 
 // FindAll returns the ftp URLs of grammar g in text, left to right and
 // not overlapping: at most n of them, or all of them when n < 0, as in
-// package regexp. It returns nil when there is none.
+// package regexp. It returns nil when there is none. Each Match.URL is
+// what g.Parse returns for text[Match.Start:Match.End].
 //
 // A candidate starts at "ftp:", in any case, that does not follow an
-// ASCII letter, digit, "+", "-" or "." (so "sftp://" holds none). In
-// text, Unicode white space, control characters, "<", ">", '"' and "`"
-// end a URL in every grammar, as RFC 3986 Appendix C suggests, so URLs in
-// "<...>", "<URL:...>" and quotes are found without their delimiters.
+// ASCII letter, digit, "+", "-" or "." (so "sftp://" holds none; a URL
+// right after a letter of another script, as in Japanese text, is
+// found). In text, Unicode white space, control characters, "<", ">",
+// '"' and "`" end a URL in every grammar, as RFC 3986 Appendix C
+// suggests, so URLs in "<...>", "<URL:...>" and quotes are found without
+// their delimiters.
 //
 // From each candidate FindAll takes the longest prefix that g's syntax
-// accepts. The syntax is Pattern's language without the semantic checks:
+// accepts. The syntax is Pattern's language without its semantic checks:
 // the value of a port, the numbers of a dotted quad and the numeric-host
-// rule, the character that an escape encodes, the labels of a Lenient or
-// RFC 3986 host name (any run of letters, digits, "-", ".", "_" and
-// escapes, and in Lenient non-ASCII letters), what an IP literal's
-// brackets hold, and IDNA. If that prefix fails one of those checks,
-// the candidate is skipped, never cut shorter (so "ftp://host:99999/" or
-// "ftp://host/a%0Db" finds nothing rather than a part of it), and the
-// search goes on right after its "ftp:", so that no valid URL that
-// starts inside it is missed.
+// rule, the octet that an escape encodes, the labels of a Lenient or
+// RFC 3986 host name (any run of letters, digits, "-", ".", "_", escapes
+// and, in Lenient, non-ASCII characters other than punctuation and
+// spaces), what an IP literal's brackets hold, and IDNA. If that prefix
+// fails one of those checks, the candidate is skipped, never cut shorter
+// (so "ftp://host:99999/" and "ftp://host/a%0Db" find nothing rather
+// than a part of themselves), and the search goes on right after its
+// "ftp:", so that a valid URL that starts inside it is still found.
+// Where the syntax stops early, so does the URL: "ftp://host/a%zz"
+// finds "ftp://host/a", and "ftp://anonymous@ ftp.example.com" finds
+// "ftp://anonymous" (a host, since no host follows the "@"). RFC 1738
+// and RFC 2396 host names follow their documents' hostname syntax, so in
+// those grammars "ftp://my_host/" finds "ftp://my".
 //
 // Lenient, the grammar for prose, then drops trailing ". , : ; ! ? ' * _"
 // and U+3002 (ideographic full stop), and a ")", "]" or "}" that has no
@@ -40,11 +48,12 @@ type Match struct {
 // finds "ftp://host/a.txt", "(ftp://host/a_(b))" finds
 // "ftp://host/a_(b)". It does so before the semantic checks, so that
 // "ftp://192.0.2.1." at the end of a sentence is found. The strict
-// grammars keep every character their syntax accepts, as a regular
-// expression would.
+// grammars keep every character that their syntax accepts, as a regular
+// expression would: in RFC3986, "ftp://host/a.txt." ends with the ".".
 //
-// FindAll reads the text once, plus a bounded amount per candidate: its
-// time is linear in len(text), whatever the text holds.
+// FindAll looks at the text only at each ":" and inside candidates, and
+// its time is linear in len(text) whatever the text holds: candidates
+// that start inside another's path share its scan.
 func (g Grammar) FindAll(text string, n int) []Match {
 	if n == 0 || !g.valid() {
 		return nil
