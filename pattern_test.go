@@ -375,3 +375,25 @@ var randomPieces = []string{
 	"1.2.3.4", "v1.x", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", "=", " ", "|", "\\", "\"", "<", "é",
 	"\u200e", "\xff", "例", "。", "\u00a0", "\t", "ſ", "K", "host", "example.com",
 }
+
+// RFC 3986 §3.2.2 IPv6address, which the pattern spells out, is the
+// language that Parse's netip.ParseAddr accepts without a zone.
+func TestPatternIPv6IsWhatParseAccepts(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 4291))
+	pieces := []string{"::", ":", ":", "1", "ffff", "0", "DB8", "00001", "1.2.3.4", "255.0.0.01", "1.2.3", ".", "g"}
+	accepted := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := "ftp://[" + b.String() + "]/"
+		checkPattern(t, s)
+		if _, err := RFC3986.Parse(s); err == nil {
+			accepted++
+		}
+	}
+	if accepted < 200 {
+		t.Errorf("only %d generated IPv6 literals are valid", accepted)
+	}
+}
