@@ -119,7 +119,7 @@ func TestRFC2396PatternIsRegexpCommonLanguageWithSemanticChecks(t *testing.T) {
 	re := anchoredPatterns()[RFC2396]
 	r := rand.New(rand.NewPCG(2396, 1))
 	semantic := 0
-	for range 20000 {
+	for range 8000 {
 		s := randomURL(r)
 		ours, perl := re.MatchString(s), regexpCommonFTPOracle.MatchString(s)
 		if ours && !perl {
@@ -143,7 +143,7 @@ func TestRFC2396PatternIsRegexpCommonLanguageWithSemanticChecks(t *testing.T) {
 // the parts, on generated URLs around every edge of the grammars.
 func TestPatternAcceptsExactlyWhatParseAccepts(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
-	n := 20000
+	n := 8000
 	if testing.Short() {
 		n = 1000
 	}
@@ -382,7 +382,7 @@ func TestPatternIPv6IsWhatParseAccepts(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 4291))
 	pieces := []string{"::", ":", ":", "1", "ffff", "0", "DB8", "00001", "1.2.3.4", "255.0.0.01", "1.2.3", ".", "g"}
 	accepted := 0
-	for range 20000 {
+	for range 8000 {
 		var b strings.Builder
 		for range 1 + r.IntN(12) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
@@ -393,7 +393,7 @@ func TestPatternIPv6IsWhatParseAccepts(t *testing.T) {
 			accepted++
 		}
 	}
-	if accepted < 200 {
+	if accepted < 80 {
 		t.Errorf("only %d generated IPv6 literals are valid", accepted)
 	}
 }
