@@ -35,6 +35,14 @@ type parser struct {
 	g Grammar
 	s string
 
+	// The parts that a URL points to, gathered here so that the URL is
+	// copied to the heap once (see parse).
+	user     Userinfo
+	hasUser  bool
+	dirs     [4]string
+	ndirs    int
+	moreDirs []string // all the directories, once there are more than 4
+
 	// The fault that ranks first so far; err is nil while there is none.
 	// quotes says that detail quotes text of the input.
 	err    error
@@ -68,21 +76,22 @@ type urlAlloc struct {
 }
 
 func parse(g Grammar, s string) (*URL, error) {
+	// The parts are gathered on the stack (in p and u) and copied to
+	// the heap once, at the end: one allocation, only for a valid URL,
+	// and no write barrier a part.
 	p := parser{g: g, s: s}
-	a := new(urlAlloc)
-	u := &a.url
+	var u URL
 
 	i, authority := p.scheme()
 	if authority {
-		i = p.authority(u, &a.user, i)
+		i = p.authority(&u, i)
 	}
-	u.Dirs = a.dirs[:0]
-	end := p.path(u, i)
+	end := p.path(&u, i)
 	if end < len(s) && s[end] == '?' {
-		end = p.query(u, end)
+		end = p.query(&u, end)
 	}
 	if end < len(s) {
-		p.fragment(u, end)
+		p.fragment(&u, end)
 	}
 	if p.err != nil {
 		if lo, hi, ok := passwordSpan(s); ok && p.quotes && lo <= p.off && p.off < hi {
@@ -90,10 +99,40 @@ func parse(g Grammar, s string) (*URL, error) {
 		}
 		return nil, newError("parse", s, p.off, p.err, p.detail)
 	}
-	if len(u.Dirs) == 0 {
-		u.Dirs = nil
+	return p.result(&u), nil
+}
+
+// result returns a copy of u on the heap with the directories and the
+// userinfo gathered in p.
+func (p *parser) result(u *URL) *URL {
+	a := &urlAlloc{url: *u}
+	switch {
+	case p.moreDirs != nil:
+		a.url.Dirs = p.moreDirs
+	case p.ndirs > 0:
+		a.dirs = p.dirs
+		a.url.Dirs = a.dirs[:p.ndirs:p.ndirs]
 	}
-	return u, nil
+	if p.hasUser {
+		a.user = p.user
+		a.url.User = &a.user
+	}
+	return &a.url
+}
+
+// addDir appends a directory: to p.dirs while it has room, then to
+// p.moreDirs, which then holds them all.
+func (p *parser) addDir(d string) {
+	switch {
+	case p.moreDirs != nil:
+		p.moreDirs = append(p.moreDirs, d)
+	case p.ndirs < len(p.dirs):
+		p.dirs[p.ndirs] = d
+	default:
+		p.moreDirs = append(make([]string, 0, 4*len(p.dirs)), p.dirs[:]...)
+		p.moreDirs = append(p.moreDirs, d)
+	}
+	p.ndirs++
 }
 
 // scheme reads "ftp://" (any case) and returns the offset after it, and
@@ -138,7 +177,7 @@ func (p *parser) scheme() (int, bool) {
 // authority parses userinfo, host and port from offset i, and returns
 // the offset where the authority ends: at the first "/", "#", or "?"
 // (RFC 3986 §3.2), but not at "?" in RFC 1738.
-func (p *parser) authority(u *URL, ui *Userinfo, i int) int {
+func (p *parser) authority(u *URL, i int) int {
 	s := p.s
 	end := i
 	at, colon, close := -1, -1, -1 // the last "@", ":" and "]"
@@ -165,8 +204,8 @@ loop:
 	}
 	h := i
 	if at >= 0 {
-		p.userinfo(ui, i, at)
-		u.User = ui
+		p.userinfo(i, at)
+		p.hasUser = true
 		h = at + 1
 	}
 	// The port follows the last ":" of the host, unless that ":" is
@@ -182,7 +221,8 @@ loop:
 
 // userinfo parses the user name and password in s[lo:hi]; the first ":"
 // splits them (RFC 1738 §3.2.1, RFC 3986 §3.2.1).
-func (p *parser) userinfo(ui *Userinfo, lo, hi int) {
+func (p *parser) userinfo(lo, hi int) {
+	ui := &p.user
 	s := p.s
 	m := p.userClass()
 	colon := strings.IndexByte(s[lo:hi], ':')
@@ -362,7 +402,7 @@ loop:
 			if semi >= 0 && strict {
 				p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
 			}
-			u.Dirs = append(u.Dirs, unescapeIf(s[start:i], pct))
+			p.addDir(unescapeIf(s[start:i], pct))
 			i++
 			start, pct, semi = i, false, -1
 			continue

@@ -36,9 +36,8 @@ import (
 func (u *URL) ResolveReference(ref string) (*URL, error) {
 	p := parser{g: Lenient, s: ref}
 	var (
-		r  URL      // the reference's parts, decoded
-		ui Userinfo // r.User, when the reference has userinfo
-		i  int      // where the hierarchical part starts
+		ref0 URL // the reference's parts, decoded, but Dirs and User (in p)
+		i    int // where the hierarchical part starts
 	)
 	hasScheme := false
 	if k := strings.IndexAny(ref, ":/?#"); k >= 0 && ref[k] == ':' {
@@ -57,24 +56,25 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 	hasAuthority := strings.HasPrefix(ref[i:], "//")
 	switch {
 	case hasAuthority:
-		i = p.authority(&r, &ui, i+2)
+		i = p.authority(&ref0, i+2)
 	case hasScheme:
 		p.fail(i, ErrHost, `an ftp URL has a host: "//" must follow "ftp:" (RFC 3986 §5.2.2 reads "ftp:g" strictly)`)
 	case u == nil || u.Host == "":
 		p.fail(-1, ErrHost, "the base URL has no host")
 	}
-	end := p.path(&r, i)
+	end := p.path(&ref0, i)
 	hasPath, absPath := end > i, end > i && ref[i] == '/'
 	hasQuery := end < len(ref) && ref[end] == '?'
 	if hasQuery {
-		end = p.query(&r, end)
+		end = p.query(&ref0, end)
 	}
 	if end < len(ref) {
-		p.fragment(&r, end)
+		p.fragment(&ref0, end)
 	}
 	if p.err != nil {
 		return nil, newError("parse", ref, p.off, p.err, p.detail)
 	}
+	r := p.result(&ref0)
 
 	// RFC 3986 §5.2.2, on decoded segments: a segment is "." or ".."
 	// once decoded exactly when it is so in the normalized string.
