@@ -64,7 +64,7 @@ func (p *parser) host(lo, hi int) string {
 }
 
 // normalizeName checks a decoded host name h and returns it in lower
-// case with every label an A-label. idn says that h may hold non-ASCII;
+// case with every label an A-label (through hostProfile). idn says that h may hold non-ASCII;
 // an ASCII name with no label that starts with the ACE prefix "xn--"
 // (RFC 5890 §2.3.2.1, any case) never reaches idna. On failure it
 // returns a detail for ErrHost.
@@ -152,28 +152,43 @@ func isDottedQuad(s string) bool {
 	return err == nil && a.Is4()
 }
 
-// toASCII converts a Unicode or ACE host name to A-labels with the idna
-// Lookup profile (UTS #46 non-transitional processing, as browsers and
-// net/http do), then checks the way back: ToUnicode must succeed and
+// toASCII converts a Unicode or ACE host name to A-labels with
+// hostProfile, then checks the way back: ToUnicode must succeed and
 // converting its result again must give the same labels.
 func toASCII(h string) (string, error) {
 	a, err := lookupToASCII(h)
 	if err != nil {
 		return "", fmt.Errorf("IDNA: %v", err)
 	}
-	u, err := idna.Lookup.ToUnicode(a)
+	u, err := hostProfile.ToUnicode(a)
 	if err != nil {
 		return "", fmt.Errorf("IDNA: %v", err)
 	}
-	if b, err := idna.Lookup.ToASCII(u); err != nil || b != a {
+	if b, err := hostProfile.ToASCII(u); err != nil || b != a {
 		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
 	}
 	return a, nil
 }
 
-// lookupToASCII is idna.Lookup.ToASCII; tests count its calls to prove
+// hostProfile is idna.Lookup (UTS #46 non-transitional processing with
+// the mapping, label validation, joiner and bidi rules of RFC 5891 §5,
+// as browsers and net/http use it) but for two checks that ftpurl makes
+// itself, the same way for ASCII and Unicode names: the STD3 rules,
+// which would refuse "_" in a label that normalizeName allows, and the
+// check for "--" in the third and fourth places of a label, which
+// browsers leave out too ("r3---sn-apo3qvuoxuxbt-j5pe" is a real host).
+// A-labels are still checked (RFC 5891 §5.4).
+var hostProfile = idna.New(
+	idna.MapForLookup(),
+	idna.Transitional(false),
+	idna.BidiRule(),
+	idna.StrictDomainName(false),
+	idna.CheckHyphens(false),
+)
+
+// lookupToASCII is hostProfile.ToASCII; tests count its calls to prove
 // that ASCII names never reach idna.
-var lookupToASCII = idna.Lookup.ToASCII
+var lookupToASCII = hostProfile.ToASCII
 
 // ipLiteral parses "[" IPv6address "]" in s[lo:hi] (RFC 3986 §3.2.2).
 // IPvFuture and zone identifiers (RFC 6874) are refused.
