@@ -1,10 +1,22 @@
 package ftpurl
 
+// The fuzz targets: FuzzParse (the parser's invariants), FuzzPlan (no
+// command can be injected), FuzzPattern and FuzzFindAll (Pattern and
+// FindAll agree with Parse), FuzzInterop (net/url, text and Equal round
+// trips). Their seed corpora are in testdata/fuzz/.
+
 import (
 	"errors"
 	"net/netip"
+	"net/url"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -232,4 +244,744 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// FuzzPlan checks, for every input that parses in the grammar its
+// second argument picks, with every Method and with and without
+// WithAbsolutePaths:
+//   - Plan succeeds, or refuses with ErrPath (Op "plan", Offset -1) a
+//     LIST or NLST argument that begins with "-" (DESIGN.md "Login and
+//     Plan");
+//   - no line of Commands holds CR, LF or NUL (RFC 959 §4.1.3), and every
+//     line is a CWD, TYPE, RETR, LIST or NLST line;
+//   - with MultiCWD, each CWD argument equals the decoded segment it came
+//     from, found by a reference split of the raw input on "/" (2011
+//     draft §3.2.3 (1): null segments send nothing), after "CWD /" with
+//     WithAbsolutePaths unless the first segment is "~" (1997 draft
+//     §3.1); Name is the decoded last segment without its typecode;
+//   - SingleCWD sends at most one CWD, NoCWD none, and the Action follows
+//     the typecode (§3.2.3 (4a)-(4d)).
+//
+// Login never returns a user or password with CR, LF or NUL.
+func FuzzPlan(f *testing.F) {
+	for _, s := range []string{
+		"ftp://example.com:49557/%2Fsomedir/seconddir;type=d",
+		"ftp://fellow:bad-guy@203.0.113.42/%2Fetc/motd?some=thing",
+		"ftp://user1:invalid-pass@example.net:4916/;type=d",
+		"ftp://example.org/%3Ffoo/%23bar/file.txt;type=a#char=500",
+		"ftp://oh-no@example.org:7634/foo//bar/foobar/bad-file.doc;type=u",
+		"ftp://ĉat.example.com/weather/☃/snow.txt",
+		"ftp://%C4%A5ost.example.com/music/%F0%9D%84%A0/clef.pdf",
+		"ftp://myname@host.dom//etc/motd",
+		"ftp://host/~/foo/bar.html",
+		"ftp://h/a/%2Fetc/motd",
+		"ftp://h/-R/;type=d",
+		"ftp://h/%2D-help",
+		"ftp://[2001:db8::1]:2121/a%2F/b/",
+		"ftp://foo:bar%0d%0aINJECTED@example.net/file.png",
+		"ftp://h/a%00b",
+		"FTP://H/A;TYPE=I",
+		"ftp://h/dir?x/y;type=i",
+	} {
+		for g := range 4 {
+			f.Add(s, uint8(g))
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw string, gb uint8) {
+		g := Grammar(gb % 4)
+		u, err := parseNoPanic(t, g, raw)
+		if err != nil {
+			return
+		}
+		if user, pass, _ := u.Login(); hasLineBreak(user) || hasLineBreak(pass) {
+			t.Fatalf("%v %q: Login = %q, %q", g, raw, user, pass)
+		}
+		dirs, name, err := planReferenceSplit(g, raw)
+		if err != nil {
+			t.Fatalf("%v %q: Parse accepted an escape that net/url refuses: %v", g, raw, err)
+		}
+		for _, m := range []Method{MultiCWD, SingleCWD, NoCWD} {
+			for _, abs := range []bool{false, true} {
+				checkPlan(t, g, raw, u, dirs, name, m, abs)
+			}
+		}
+	})
+}
+
+// parseNoPanic is g.Parse, with a panic (which the brief forbids on any
+// input) reported as this input's failure rather than ending the test
+// binary.
+func parseNoPanic(t *testing.T, g Grammar, raw string) (u *URL, err error) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("%v.Parse(%q) panicked: %v", g, raw, r)
+		}
+	}()
+	return g.Parse(raw)
+}
+
+func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name string, m Method, abs bool) {
+	t.Helper()
+	p, err := u.Plan(planOpts(m, abs)...)
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) || e.Err != ErrPath || e.Op != "plan" || e.Offset != -1 {
+			t.Fatalf("%v %q %v abs=%v: Plan: %v", g, raw, m, abs, err)
+		}
+		// Never for RETR of a file (4c).
+		if sendsType(u.Type) && u.Name != "" {
+			t.Fatalf("%v %q %v abs=%v: Retrieve refused: %v", g, raw, m, abs, err)
+		}
+		// The refused argument: Name, or for NoCWD the joined path,
+		// which begins with the last element that begins with "/", or
+		// else with the first element.
+		arg := u.Name
+		if m == NoCWD {
+			var elems []string
+			rest := dirs
+			if abs && len(dirs) > 0 && dirs[0] == "~" {
+				rest = dirs[1:]
+			} else if abs {
+				elems = append(elems, "/")
+			}
+			for _, d := range append(rest[:len(rest):len(rest)], name) {
+				if d != "" {
+					elems = append(elems, d)
+				}
+			}
+			arg = ""
+			for _, e := range elems {
+				if arg == "" || e[0] == '/' {
+					arg = e
+				}
+			}
+		}
+		if !strings.HasPrefix(arg, "-") {
+			t.Fatalf("%v %q %v abs=%v: ErrPath, but %q does not begin with \"-\": %v", g, raw, m, abs, arg, err)
+		}
+		return
+	}
+	lines := p.Commands()
+	if lines == nil {
+		t.Fatalf("%v %q %v abs=%v: Commands = nil", g, raw, m, abs)
+	}
+	cwds := 0
+	for _, l := range lines {
+		if strings.ContainsAny(l, "\r\n\x00") {
+			t.Fatalf("%v %q %v abs=%v: line %q holds CR, LF or NUL", g, raw, m, abs, l)
+		}
+		switch verb, _, _ := strings.Cut(l, " "); verb {
+		case "CWD":
+			cwds++
+		case "TYPE", "RETR", "LIST", "NLST":
+		default:
+			t.Fatalf("%v %q %v abs=%v: unexpected line %q", g, raw, m, abs, l)
+		}
+	}
+
+	// The Action follows the typecode (2011 draft §3.2.3 (4a)-(4d)).
+	var want Action
+	switch typ := u.Type; {
+	case typ == TypeDirectory:
+		want = NameList
+	case u.Name == "":
+		want = List
+	case sendsType(typ):
+		want = Retrieve
+	default:
+		want = RetrieveOrList
+	}
+	if p.Action != want {
+		t.Fatalf("%v %q: Action %v, want %v", g, raw, p.Action, want)
+	}
+
+	switch m {
+	case MultiCWD:
+		var wantDirs []string
+		rest := dirs
+		if abs {
+			if len(dirs) > 0 && dirs[0] == "~" {
+				rest = dirs[1:]
+			} else {
+				wantDirs = append(wantDirs, "/")
+			}
+		}
+		for _, d := range rest {
+			if d != "" {
+				wantDirs = append(wantDirs, d)
+			}
+		}
+		if !slices.Equal(p.Dirs, wantDirs) {
+			t.Fatalf("%v %q abs=%v: CWD arguments %q, want the decoded segments %q", g, raw, abs, p.Dirs, wantDirs)
+		}
+		for i, d := range wantDirs {
+			if lines[i] != "CWD "+d {
+				t.Fatalf("%v %q abs=%v: line %d is %q, want %q", g, raw, abs, i, lines[i], "CWD "+d)
+			}
+		}
+		if p.Name != name {
+			t.Fatalf("%v %q abs=%v: Name %q, want the decoded last segment %q", g, raw, abs, p.Name, name)
+		}
+	case SingleCWD:
+		if cwds > 1 {
+			t.Fatalf("%v %q abs=%v: SingleCWD sent %d CWD lines: %q", g, raw, abs, cwds, lines)
+		}
+		if p.Name != name {
+			t.Fatalf("%v %q abs=%v: Name %q, want %q", g, raw, abs, p.Name, name)
+		}
+	case NoCWD:
+		if cwds != 0 {
+			t.Fatalf("%v %q abs=%v: NoCWD sent CWD: %q", g, raw, abs, lines)
+		}
+		if !strings.HasSuffix(p.Name, name) {
+			t.Fatalf("%v %q abs=%v: NoCWD argument %q does not end with the name %q", g, raw, abs, p.Name, name)
+		}
+	}
+}
+
+// planReferenceSplit is a slow, obviously correct reading of an input that
+// g.Parse accepted: the path runs from the first "/", "?" or "#" after
+// "//" (RFC 3986 §3.2; "?" is path data in RFC 1738) to the first "#"
+// or "?"; it is split on raw "/" only, each segment decoded on its own
+// (RFC 1738 §3.2.2), and a final ";type=X" (any case) is taken off the
+// last one (2011 draft §3.1).
+func planReferenceSplit(g Grammar, raw string) (dirs []string, name string, err error) {
+	ends := "/?#"
+	pathEnds := "?#"
+	if g == RFC1738 {
+		ends, pathEnds = "/#", "#"
+	}
+	rest := raw[len("ftp://"):]
+	i := strings.IndexAny(rest, ends)
+	if i < 0 {
+		return nil, "", nil
+	}
+	path := rest[i:]
+	if j := strings.IndexAny(path, pathEnds); j >= 0 {
+		path = path[:j]
+	}
+	if path == "" {
+		return nil, "", nil
+	}
+	segs := strings.Split(path[1:], "/")
+	last := segs[len(segs)-1]
+	for k := len(last) - len(";type="); k >= 0; k-- {
+		if strings.EqualFold(last[k:k+len(";type=")], ";type=") {
+			last = last[:k]
+			break
+		}
+	}
+	for _, s := range segs[:len(segs)-1] {
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, "", err
+		}
+		dirs = append(dirs, d)
+	}
+	name, err = url.PathUnescape(last)
+	return dirs, name, err
+}
+
+// Fuzz targets for FindAll and Pattern (issue 5), and the checks they
+// share with find_test.go and pattern_test.go.
+
+var findGrammars = [...]Grammar{Lenient, RFC1738, RFC2396, RFC3986}
+
+// anchoredPatterns are "^(?:" + g.Pattern() + ")$" for each grammar.
+var anchoredPatterns = sync.OnceValue(func() (re [4]*regexp.Regexp) {
+	for _, g := range findGrammars {
+		re[g] = regexp.MustCompile("^(?:" + g.Pattern() + ")$")
+	}
+	return re
+})
+
+// syntaxPatterns match, leftmost-longest from the start, the syntax that
+// FindAll takes the longest prefix of (FindAll's doc comment).
+var syntaxPatterns = sync.OnceValue(func() (re [4]*regexp.Regexp) {
+	for _, g := range findGrammars {
+		re[g] = regexp.MustCompile("^(?:" + buildPattern(g, false) + ")")
+		re[g].Longest()
+	}
+	return re
+})
+
+// hostGoesThroughIDNA reports whether g.Parse sends the host of s
+// through IDNA (DESIGN.md "Parts": a name that is not ASCII, is
+// percent-encoded, or has an "xn--" label), the one check that Pattern
+// documents it cannot make. It splits the authority the way Parse does.
+func hostGoesThroughIDNA(g Grammar, s string) bool {
+	if !hasPrefixFold(s, "ftp://") {
+		return false
+	}
+	a := s[len("ftp://"):]
+	delims := "/?#"
+	if g == RFC1738 {
+		delims = "/#"
+	}
+	if i := strings.IndexAny(a, delims); i >= 0 {
+		a = a[:i]
+	}
+	if i := strings.LastIndexByte(a, '@'); i >= 0 {
+		a = a[i+1:]
+	}
+	if c := strings.LastIndexByte(a, ':'); c >= 0 && c > strings.LastIndexByte(a, ']') {
+		a = a[:c]
+	}
+	if strings.HasPrefix(a, "[") {
+		return false
+	}
+	for _, label := range strings.Split(a, ".") {
+		if hasPrefixFold(label, "xn--") {
+			return true
+		}
+	}
+	switch g {
+	case Lenient:
+		return strings.ContainsRune(a, '%') || strings.IndexFunc(a, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0
+	case RFC3986:
+		return strings.ContainsRune(a, '%')
+	}
+	return false
+}
+
+// checkPattern checks, for every grammar, that the anchored Pattern
+// matches s exactly when Parse accepts it (DESIGN.md "Finding ftp URLs
+// in text"), except for hosts that go through IDNA, and that the named
+// groups hold the parts that Parse returns.
+func checkPattern(t *testing.T, s string) {
+	t.Helper()
+	re := anchoredPatterns()
+	for _, g := range findGrammars {
+		u, err := g.Parse(s)
+		loc := re[g].FindStringSubmatchIndex(s)
+		// FindAll's syntax is Pattern without the semantic checks: it
+		// holds every URL that Parse accepts, and what it holds Parse
+		// refuses only for a host, a port or a control character.
+		syn := syntaxPatterns()[g].FindStringIndex(s)
+		if synFull := syn != nil && syn[1] == len(s); err == nil && !synFull {
+			t.Errorf("%v: %q: Parse accepts it, FindAll's syntax does not", g, s)
+		} else if err != nil && synFull && !errors.Is(err, ErrHost) && !errors.Is(err, ErrPort) && !errors.Is(err, ErrControl) {
+			t.Errorf("%v: %q: FindAll's syntax accepts it, Parse refuses it for a syntax fault: %v", g, s, err)
+		}
+		if hostGoesThroughIDNA(g, s) {
+			continue
+		}
+		if (err == nil) != (loc != nil) {
+			t.Errorf("%v: %q: Parse error %v, but Pattern matches: %v", g, s, err, loc != nil)
+			continue
+		}
+		if loc != nil {
+			checkGroups(t, g, s, u, re[g], loc)
+		}
+	}
+}
+
+// checkGroups checks the named groups of a match of the whole of s
+// against the URL that Parse returned for s.
+func checkGroups(t *testing.T, g Grammar, s string, u *URL, re *regexp.Regexp, loc []int) {
+	t.Helper()
+	group := func(name string) (string, bool) {
+		i := re.SubexpIndex(name)
+		if loc[2*i] < 0 {
+			return "", false
+		}
+		return s[loc[2*i]:loc[2*i+1]], true
+	}
+	user, hasUser := group("user")
+	password, hasPassword := group("password")
+	switch {
+	case hasUser != (u.User != nil):
+		t.Errorf("%v: %q: user group set %v, User %v", g, s, hasUser, u.User)
+	case hasUser:
+		p, ok := u.User.Password()
+		if unescape(user) != u.User.Username() || ok != hasPassword || unescape(password) != p {
+			t.Errorf("%v: %q: groups user %q password %q (%v), URL has %q %q (%v)",
+				g, s, user, password, hasPassword, u.User.Username(), p, ok)
+		}
+	}
+	host, _ := group("host")
+	if strings.HasPrefix(host, "[") {
+		if a, err := netip.ParseAddr(host[1 : len(host)-1]); err != nil || a.String() != u.Host {
+			t.Errorf("%v: %q: host group %q, URL host %q", g, s, host, u.Host)
+		}
+	} else if strings.ToLower(host) != u.Host {
+		t.Errorf("%v: %q: host group %q, URL host %q", g, s, host, u.Host)
+	}
+	port, _ := group("port")
+	if p, _ := strconv.Atoi(port); p != int(u.Port) {
+		t.Errorf("%v: %q: port group %q, URL port %d", g, s, port, u.Port)
+	}
+	path, hasPath := group("path")
+	typ, hasType := group("type")
+	if hasType != (u.Type != 0) && !(g == Lenient && !hasType) {
+		t.Errorf("%v: %q: type group %q, URL type %q", g, s, typ, u.Type)
+	}
+	if !hasType && u.Type != 0 {
+		// Lenient, where ";" is data: a name that holds ";type=" itself
+		// keeps the final ";type=X" in path (Pattern's doc comment).
+		last := path[strings.LastIndexByte(path, '/')+1:]
+		if len(last) < len(typeParam)+1 || !strings.Contains(strings.ToLower(last[:len(last)-len(typeParam)-1]), typeParam) {
+			t.Errorf("%v: %q: path group %q has no type group, URL type %q", g, s, path, u.Type)
+		}
+		path = path[:len(path)-len(typeParam)-1]
+	} else if hasType && Typecode(strings.ToLower(typ)[0]) != u.Type {
+		t.Errorf("%v: %q: type group %q, URL type %q", g, s, typ, u.Type)
+	}
+	var dirs []string
+	name := ""
+	if hasPath {
+		segs := strings.Split(path, "/")
+		for _, d := range segs[:len(segs)-1] {
+			dirs = append(dirs, unescape(d))
+		}
+		name = unescape(segs[len(segs)-1])
+	}
+	if !reflect.DeepEqual(dirs, u.Dirs) || name != u.Name {
+		t.Errorf("%v: %q: path group %q gives %q %q, URL has %q %q", g, s, path, dirs, name, u.Dirs, u.Name)
+	}
+}
+
+// isTextTerminator reports whether r ends a URL in text (DESIGN.md
+// "Finding ftp URLs in text"; RFC 3986 Appendix C).
+func isTextTerminator(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(`<>"`+"`", r)
+}
+
+// referenceFindAll is FindAll written the slow, obvious way from its
+// documentation: every candidate, the region up to a terminator, the
+// longest prefix that the syntax pattern matches, Lenient's trimming,
+// then Parse.
+func referenceFindAll(g Grammar, text string) []Match {
+	var out []Match
+	for s := 0; s+4 <= len(text); s++ {
+		if !strings.EqualFold(text[s:s+4], "ftp:") {
+			continue
+		}
+		if s > 0 && strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.", rune(text[s-1])) {
+			continue
+		}
+		r := s
+		for r < len(text) {
+			c, n := utf8.DecodeRuneInString(text[r:])
+			if isTextTerminator(c) {
+				break
+			}
+			r += n
+		}
+		loc := syntaxPatterns()[g].FindStringIndex(text[s:r])
+		if loc == nil {
+			continue
+		}
+		e := s + loc[1]
+		if g == Lenient {
+			e = referenceTrim(text[s:e]) + s
+		}
+		u, err := g.Parse(text[s:e])
+		if err != nil {
+			continue
+		}
+		out = append(out, Match{Start: s, End: e, URL: u})
+		s = e - 1
+	}
+	return out
+}
+
+// referenceTrim drops Lenient's trailing punctuation and unmatched
+// closing brackets from m, one at a time, until none is left.
+func referenceTrim(m string) int {
+	for {
+		r, n := utf8.DecodeLastRuneInString(m)
+		switch r {
+		case '.', ',', ':', ';', '!', '?', '\'', '*', '_', '。':
+			m = m[:len(m)-n]
+			continue
+		case ')', ']', '}':
+			open := map[rune]rune{')': '(', ']': '[', '}': '{'}[r]
+			depth := 0
+			for _, c := range m[:len(m)-1] {
+				switch {
+				case c == open:
+					depth++
+				case c == r && depth > 0:
+					depth--
+				}
+			}
+			if depth == 0 {
+				m = m[:len(m)-1]
+				continue
+			}
+		}
+		return len(m)
+	}
+}
+
+// checkFindAll checks FindAll against referenceFindAll for every
+// grammar, that every match re-parses to the same URL, and n.
+func checkFindAll(t *testing.T, text string) {
+	t.Helper()
+	for _, g := range findGrammars {
+		got := g.FindAll(text, -1)
+		want := referenceFindAll(g, text)
+		if !sameSpans(got, want) {
+			t.Errorf("%v: FindAll(%q) = %v, reference finds %v", g, text, spans(text, got), spans(text, want))
+			continue
+		}
+		for _, m := range got {
+			u, err := g.Parse(text[m.Start:m.End])
+			if err != nil || !reflect.DeepEqual(u, m.URL) {
+				t.Errorf("%v: FindAll(%q): %q re-parses to %v, %v; Match.URL %v", g, text, text[m.Start:m.End], u, err, m.URL)
+			}
+		}
+		for n := 0; n <= len(got); n++ {
+			if some := g.FindAll(text, n); !sameSpans(some, got[:n]) {
+				t.Errorf("%v: FindAll(%q, %d) = %v, want the first %d of %v", g, text, n, spans(text, some), n, spans(text, got))
+			}
+		}
+	}
+}
+
+func sameSpans(a, b []Match) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Start != b[i].Start || a[i].End != b[i].End {
+			return false
+		}
+	}
+	return true
+}
+
+func spans(text string, ms []Match) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, strconv.Itoa(m.Start)+":"+strconv.Quote(text[m.Start:m.End]))
+	}
+	return out
+}
+
+// FuzzPattern: for every grammar, "^(?:" + g.Pattern() + ")$" matches s
+// exactly when g.Parse accepts s, except for hosts that go through IDNA,
+// and the named groups hold the parts of the parsed URL.
+func FuzzPattern(f *testing.F) {
+	for _, s := range patternSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkPattern(t, s)
+	})
+}
+
+// FuzzFindAll: FindAll finds what the reference finds, every match
+// re-parses to the same URL, and n limits the matches.
+func FuzzFindAll(f *testing.F) {
+	for _, s := range findSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 1024 {
+			return // the reference is quadratic
+		}
+		checkFindAll(t, text)
+	})
+}
+
+// patternSeeds are URLs at the edges of each grammar.
+var patternSeeds = []string{
+	"ftp://ftp.example.com/pub/file.txt",
+	"FTP://User:Pass@Host.Example:021/a/b%2Fc/d;TYPE=I",
+	"ftp://host:0/", "ftp://host:65535/", "ftp://host:65536/", "ftp://host:/", "ftp://host:00000000021",
+	"ftp://1.2.3.4/", "ftp://1.2.3.256/", "ftp://01.2.3.4/", "ftp://1.2.3.4./", "ftp://host.123/", "ftp://0x7f.1/", "ftp://a.0x/",
+	"ftp://[::1]/", "ftp://[2001:db8::1]:21/", "ftp://[::ffff:1.2.3.4]/", "ftp://[1:2:3:4:5:6:7::]/", "ftp://[v1.x]/", "ftp://[fe80::1%25eth0]/",
+	"ftp://a:b:c@host/", "ftp://@host/", "ftp://:p@host/", "ftp://u@v@host/", "ftp://u?x@host/",
+	"ftp://host/a;type=a", "ftp://host/a;type=d", "ftp://host/a;type=x", "ftp://host/a;type=", "ftp://host/a;type=ab",
+	"ftp://host/a;b/c", "ftp://host/a;type=i/b", "ftp://host/x;type=a;type=b", "ftp://host/x;type=ab;type=c", "ftp://host/;type;typ;type=",
+	"ftp://host/a?b#c", "ftp://host/a?%00#%00", "ftp://host/%00", "ftp://host/%7F", "ftp://host/%zz", "ftp://host/a b",
+	"ftp://host_name/", "ftp://-host/", "ftp://host-/", "ftp://a..b/", "ftp://host./", "ftp://xn--bcher-kva.example/",
+	"ftp://bücher.example/", "ftp://host/é", "ftp://host/\u200e", "ftp://host/\xff", "ftp://h/~abigail/",
+	"ftp:/host/", "ftp:host", "http://host/", "ftp://",
+}
+
+// findSeeds are texts with URLs as people write them.
+var findSeeds = []string{
+	"See ftp://ftp.example.com/pub/file.txt.",
+	"(ftp://host/a_(b)) and [ftp://host/c] {ftp://host/d}",
+	`<a href="ftp://host/x">ftp://host/y</a>`,
+	"> > ftp://host/quoted\n> ftp://host/again",
+	"<URL:ftp://host/file> 'ftp://host/q' \"ftp://host/dq\"",
+	"sftp://no xftp://no a.ftp://no FTP://YES.example/",
+	"ftp://host:99999/ ftp://ok/ ftp://h:0/ftp://nested/ok",
+	"ftp://bad%0D/,ftp://ok/ ftp://host/a%0Db ftp://1.2.3.4.",
+	"ftp://a.example/x, ftp://b.example/y; ftp://c.example/z: done!",
+	"ftp://h/x;type=i. ftp://h/?. ftp://h:? ftp://a@.",
+	"詳細は ftp://例え.jp/ を参照。ftp://example.jp/pub。",
+}
+
+// FuzzInterop checks the invariants of DESIGN.md "Working with the rest
+// of Go" for every input, in every grammar that parses it:
+//   - FromURL(u.URL()) is u, part by part, and u.URL() is what
+//     url.Parse(u.String()) gives;
+//   - MarshalText and AppendText write String, and UnmarshalText reads
+//     it back to u;
+//   - Equal is String equality, between u and its re-parse, Parse of
+//     case and escape variants of the input, and hand-made variants;
+//   - ResolveReference never panics, returns an *Error with one
+//     sentinel or a URL that Parse reads back, with no dot segments
+//     left (RFC 3986 §5.2.4); resolving "" gives the base without its
+//     fragment, and resolving an absolute URL without dot segments
+//     gives that URL (§5.2.2).
+func FuzzInterop(f *testing.F) {
+	for _, s := range interopURLs {
+		f.Add(s)
+	}
+	for _, s := range []string{"g", "../g", "//g/./x", "?y", "#s", "g;type=d", "%2E%2E/%2F", "http:g", "ftp:g", "g%", "a b/ü"} {
+		f.Add(s)
+	}
+	base := MustParse(rfcBase)
+	f.Fuzz(func(t *testing.T, s string) {
+		checkResolveInvariants(t, base, s)
+		for _, g := range []Grammar{Lenient, RFC1738, RFC2396, RFC3986} {
+			u, err := g.Parse(s)
+			if err != nil {
+				continue
+			}
+			checkNetURLInvariants(t, u)
+			checkTextInvariants(t, u)
+			checkEqualInvariants(t, u, s)
+			checkResolveOfParsed(t, u)
+		}
+	})
+}
+
+func checkResolveInvariants(t *testing.T, base *URL, ref string) {
+	t.Helper()
+	r, err := base.ResolveReference(ref)
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) || r != nil {
+			t.Fatalf("ResolveReference(%q) = %v, %#v; want nil and an *Error", ref, r, err)
+		}
+		n := 0
+		for _, s := range sentinels { // fuzz_test.go
+			if e.Err == s {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("ResolveReference(%q): Err %v is not exactly one sentinel", ref, e.Err)
+		}
+		return
+	}
+	back, err := Parse(r.String())
+	if err != nil || !back.Equal(r) {
+		t.Fatalf("ResolveReference(%q) = %q, which parses back to %v, %v", ref, r, back, err)
+	}
+	for _, d := range r.Dirs {
+		if d == "." || d == ".." {
+			t.Fatalf("ResolveReference(%q) = %q keeps a dot segment", ref, r)
+		}
+	}
+	if (r.Name == "." || r.Name == "..") && r.Type == TypeNone {
+		t.Fatalf("ResolveReference(%q) = %q ends in a dot segment", ref, r)
+	}
+}
+
+func checkNetURLInvariants(t *testing.T, u *URL) {
+	t.Helper()
+	v := u.URL()
+	got, err := FromURL(v)
+	if err != nil {
+		t.Fatalf("FromURL(%q.URL()): %v", u, err)
+	}
+	if d := diffParts(u, got); d != "" || !got.Equal(u) {
+		t.Fatalf("FromURL(%q.URL()) differs (-want +got):\n%s", u, d)
+	}
+	want, err := url.Parse(u.String())
+	if err != nil {
+		t.Fatalf("url.Parse(%q): %v", u, err)
+	}
+	if !reflect.DeepEqual(v, want) {
+		t.Fatalf("%q.URL() = %#v\nwant url.Parse = %#v", u, v, want)
+	}
+}
+
+func checkTextInvariants(t *testing.T, u *URL) {
+	t.Helper()
+	b, err := u.MarshalText()
+	if err != nil || string(b) != u.String() {
+		t.Fatalf("%q.MarshalText() = %q, %v", u, b, err)
+	}
+	if b, _ := u.AppendText([]byte("x")); string(b) != "x"+u.String() {
+		t.Fatalf("%q.AppendText(x) = %q", u, b)
+	}
+	var back URL
+	if err := back.UnmarshalText(b); err != nil {
+		t.Fatalf("UnmarshalText(%q): %v", b, err)
+	}
+	if d := diffParts(u, &back); d != "" || !back.Equal(u) {
+		t.Fatalf("UnmarshalText(%q) differs (-want +got):\n%s", b, d)
+	}
+}
+
+func checkEqualInvariants(t *testing.T, u *URL, s string) {
+	t.Helper()
+	others := equalVariants(u)
+	re := MustParse(u.String())
+	if !u.Equal(re) {
+		t.Fatalf("%q is not Equal to Parse of its String", u)
+	}
+	others = append(others, re)
+	for _, variant := range []string{strings.ToUpper(s), strings.ToLower(s), flipEscapeCase(s)} {
+		if v, err := Parse(variant); err == nil {
+			others = append(others, v)
+		}
+	}
+	for _, v := range others {
+		if got, want := u.Equal(v), u.String() == v.String(); got != want || v.Equal(u) != got {
+			t.Fatalf("(%#v).Equal(%#v) = %v, but Strings %q and %q equal: %v", u, v, got, u, v, want)
+		}
+	}
+}
+
+// flipEscapeCase returns s with the case of the hex digits of every
+// escape flipped.
+func flipEscapeCase(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' && ishex(b[i+1]) && ishex(b[i+2]) {
+			for _, j := range []int{i + 1, i + 2} {
+				switch c := b[j]; {
+				case 'a' <= c && c <= 'f':
+					b[j] = c - 'a' + 'A'
+				case 'A' <= c && c <= 'F':
+					b[j] = c - 'A' + 'a'
+				}
+			}
+			i += 2
+		}
+	}
+	return string(b)
+}
+
+func checkResolveOfParsed(t *testing.T, u *URL) {
+	t.Helper()
+	// RFC 3986 §5.2.2: an empty reference is the base without its
+	// fragment.
+	got, err := u.ResolveReference("")
+	want := *u
+	want.Fragment = ""
+	if err != nil || !got.Equal(&want) {
+		t.Fatalf(`%q.ResolveReference("") = %v, %v; want %q`, u, got, err, &want)
+	}
+	// An absolute ftp URL is its own target, but for dot segments.
+	for _, d := range append(u.Dirs, u.Name) {
+		if d == "." || d == ".." {
+			return
+		}
+	}
+	got, err = MustParse("ftp://other.example/x/y").ResolveReference(u.String())
+	if err != nil || !got.Equal(u) {
+		t.Fatalf("ResolveReference(%q) = %v, %v; want the same URL", u, got, err)
+	}
 }
