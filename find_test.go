@@ -12,7 +12,7 @@ import (
 
 // Tests of Grammar.FindAll (DESIGN.md "Finding ftp URLs in text"; issue
 // 5). The fuzz target FuzzFindAll and the reference implementation are
-// in fuzz_find_test.go.
+// in fuzz_test.go.
 
 type findCase struct {
 	name string

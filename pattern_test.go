@@ -9,7 +9,7 @@ import (
 )
 
 // Tests of Grammar.Pattern (DESIGN.md "Finding ftp URLs in text";
-// issue 5). The fuzz target FuzzPattern is in fuzz_find_test.go.
+// issue 5). The fuzz target FuzzPattern is in fuzz_test.go.
 
 // The examples of Regexp::Common's own tests for $RE{URI}{FTP}
 // (Abigail/Regexp--Common, t/URI/ftp.t), which the seed
