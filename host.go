@@ -21,10 +21,12 @@ func (p *parser) host(lo, hi int) string {
 	if s[lo] == '[' {
 		return p.ipLiteral(lo, hi)
 	}
-	// Most hosts are ASCII names: one pass. Any fault or other byte
-	// takes the path below, which says what is wrong and where.
-	if name, detail := normalizeName(p.g, s[lo:hi], false); detail == "" {
-		return name
+	// Most hosts are ASCII names: the fast path. Any fault or other
+	// byte takes the path below, which says what is wrong and where.
+	if plain(s[lo:hi]) {
+		if name, detail := normalizeName(p.g, s[lo:hi], false); detail == "" {
+			return name
+		}
 	}
 	ok, pct, nonASCII := true, false, false
 	for i := lo; i < hi; i++ {
@@ -138,6 +140,15 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 		h = strings.ToLower(h)
 	}
 	return h, ""
+}
+
+// plain reports whether every byte of h may be in a host name.
+func plain(h string) bool {
+	and := ^uint32(0)
+	for i := 0; i < len(h); i++ {
+		and &= chars[h[i]]
+	}
+	return and&cHostName != 0
 }
 
 // asciiOnly reports whether s is all ASCII.

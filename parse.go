@@ -42,6 +42,7 @@ type parser struct {
 	dirs     [4]string
 	ndirs    int
 	moreDirs []string // all the directories, once there are more than 4
+	next     int      // where path reads the next segment, for addDir
 
 	// The fault that ranks first so far; err is nil while there is none.
 	// quotes says that detail quotes text of the input.
@@ -121,7 +122,8 @@ func (p *parser) result(u *URL) *URL {
 }
 
 // addDir appends a directory: to p.dirs while it has room, then to
-// p.moreDirs, which then holds them all.
+// p.moreDirs, which then holds them all. p.next must be where the rest
+// of the path starts.
 func (p *parser) addDir(d string) {
 	switch {
 	case p.moreDirs != nil:
@@ -129,7 +131,10 @@ func (p *parser) addDir(d string) {
 	case p.ndirs < len(p.dirs):
 		p.dirs[p.ndirs] = d
 	default:
-		p.moreDirs = append(make([]string, 0, 4*len(p.dirs)), p.dirs[:]...)
+		// At most one more directory for every "/" left in the input:
+		// one allocation, however long the path.
+		more := strings.Count(p.s[p.next:], "/")
+		p.moreDirs = append(make([]string, 0, len(p.dirs)+1+more), p.dirs[:]...)
 		p.moreDirs = append(p.moreDirs, d)
 	}
 	p.ndirs++
@@ -402,8 +407,9 @@ loop:
 			if semi >= 0 && strict {
 				p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
 			}
-			p.addDir(unescapeIf(s[start:i], pct))
 			i++
+			p.next = i
+			p.addDir(unescapeIf(s[start:i-1], pct))
 			start, pct, semi = i, false, -1
 			continue
 		case c == '#' || c == '?' && p.g != RFC1738:
