@@ -16,14 +16,25 @@ func unescape(s string) string {
 	var b strings.Builder
 	b.Grow(max(len(s)-2*n, 0))
 	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+		if s[i] == '%' && validEscape(s, i) {
+			b.WriteByte(escapedByte(s, i))
 			i += 2
 			continue
 		}
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// validEscape reports whether the "%" at s[i] is followed by two hex
+// digits (RFC 3986 §2.1).
+func validEscape(s string, i int) bool {
+	return i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2])
+}
+
+// escapedByte returns the byte that the valid escape at s[i] encodes.
+func escapedByte(s string, i int) byte {
+	return unhex(s[i+1])<<4 | unhex(s[i+2])
 }
 
 const upperhex = "0123456789ABCDEF"
@@ -38,7 +49,7 @@ func escapedLen(s string, m uint32, keep bool) int {
 		if chars[c]&m != 0 {
 			continue
 		}
-		if keep && c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
+		if keep && c == '%' && validEscape(s, i) {
 			i += 2
 			continue
 		}
@@ -57,7 +68,7 @@ func writeEscaped(b *strings.Builder, s string, m uint32, keep bool) {
 			continue
 		}
 		b.WriteString(s[start:i])
-		if keep && c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
+		if keep && c == '%' && validEscape(s, i) {
 			b.WriteByte('%')
 			b.WriteByte(upper(s[i+1]))
 			b.WriteByte(upper(s[i+2]))
@@ -79,7 +90,7 @@ func needsEscaping(s string, m uint32, keep bool) bool {
 		if chars[c]&m != 0 {
 			continue
 		}
-		if keep && c == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) &&
+		if keep && c == '%' && validEscape(s, i) &&
 			upper(s[i+1]) == s[i+1] && upper(s[i+2]) == s[i+2] {
 			i += 2
 			continue

@@ -194,10 +194,6 @@ type finder struct {
 	fragOK   bool
 }
 
-// validEscape reports whether a "%" at offset i starts "%" HEXDIG HEXDIG.
-func validEscape(s string, i int) bool {
-	return i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2])
-}
 
 // match returns the URL of the candidate at offset s, where "ftp:" is.
 func (f *finder) match(s int) (Match, bool) {

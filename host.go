@@ -35,9 +35,9 @@ func (p *parser) host(lo, hi int) string {
 		case chars[c]&cHostName != 0:
 			continue
 		case c == '%':
-			if i+2 >= hi || !ishex(s[i+1]) || !ishex(s[i+2]) {
+			if !validEscape(s[:hi], i) {
 				p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
-			} else if d := unhex(s[i+1])<<4 | unhex(s[i+2]); isControl(d) {
+			} else if d := escapedByte(s, i); isControl(d) {
 				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the host", d))
 			} else if p.g == RFC1738 || p.g == RFC2396 {
 				p.fail(i, ErrHost, "percent-encoding is not allowed in a host name (RFC 1738 §3.1)")
@@ -229,7 +229,7 @@ func (p *parser) ipLiteral(lo, hi int) string {
 		if chars[c]&cHex != 0 || c == ':' || c == '.' {
 			continue
 		}
-		if c == '%' && i+2 < close && ishex(s[i+1]) && ishex(s[i+2]) {
+		if c == '%' && validEscape(s[:close], i) {
 			p.fail(i, ErrHost, "IPv6 zone identifiers are not supported")
 			return ""
 		}

@@ -52,20 +52,25 @@ type parser struct {
 	quotes bool
 }
 
-// fail records a fault at offset off unless one that ranks before it
-// (or the same, earlier in the input) is already recorded.
+// fail records a fault at offset off unless one that ranks before it,
+// or the same but earlier in the input, is already recorded.
 func (p *parser) fail(off int, err error, detail string) {
-	if p.err == nil || rank(err) < rank(p.err) {
-		p.err, p.off, p.detail, p.quotes = err, off, detail, false
-	}
+	p.record(off, err, detail, false)
 }
 
 // failQuoting is fail for a detail that quotes the input at off, which
 // parse drops if off is in the text that Error.URL hides.
 func (p *parser) failQuoting(off int, err error, detail string) {
-	if p.err == nil || rank(err) < rank(p.err) {
-		p.err, p.off, p.detail, p.quotes = err, off, detail, true
+	p.record(off, err, detail, true)
+}
+
+func (p *parser) record(off int, err error, detail string, quotes bool) {
+	if p.err != nil {
+		if r, q := rank(err), rank(p.err); r > q || r == q && off >= p.off {
+			return
+		}
 	}
+	p.err, p.off, p.detail, p.quotes = err, off, detail, quotes
 }
 
 // urlAlloc holds a URL with room for its Userinfo and four directories,
@@ -349,11 +354,11 @@ func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) in
 	c := s[i]
 	switch {
 	case c == '%':
-		if i+2 >= hi || !ishex(s[i+1]) || !ishex(s[i+2]) {
+		if !validEscape(s[:hi], i) {
 			p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
 			return 1
 		}
-		if d := unhex(s[i+1])<<4 | unhex(s[i+2]); ctl && isControl(d) {
+		if d := escapedByte(s, i); ctl && isControl(d) {
 			if err == ErrUserinfo {
 				p.fail(i, ErrControl, "percent-encoded control character in the "+part)
 			} else {
