@@ -194,7 +194,6 @@ type finder struct {
 	fragOK   bool
 }
 
-
 // match returns the URL of the candidate at offset s, where "ftp:" is.
 func (f *finder) match(s int) (Match, bool) {
 	text, g := f.text, f.g
