@@ -32,7 +32,7 @@ func (u *URL) Equal(v *URL) bool {
 		u.Name == v.Name &&
 		slices.Equal(u.Dirs, v.Dirs) &&
 		sameUser(u.User, v.User) &&
-		(u.Host == v.Host || formatHost(u.Host) == formatHost(v.Host)) &&
+		(u.Host == v.Host || sameHost(u.Host, v.Host)) &&
 		(u.RawQuery == v.RawQuery || normalizeEscaped(u.RawQuery) == normalizeEscaped(v.RawQuery)) &&
 		(u.Fragment == v.Fragment || normalizeEscaped(u.Fragment) == normalizeEscaped(v.Fragment))
 }
@@ -61,4 +61,11 @@ func sameUser(a, b *Userinfo) bool {
 	}
 	return a.username == b.username && a.passwordSet == b.passwordSet &&
 		(!a.passwordSet || a.password == b.password)
+}
+
+// sameHost reports whether String writes hosts a and b the same.
+func sameHost(a, b string) bool {
+	ha, ia := hostForm(a)
+	hb, ib := hostForm(b)
+	return ha == hb && ia == ib
 }

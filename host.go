@@ -236,14 +236,48 @@ func (p *parser) ipLiteral(lo, hi int) string {
 		p.failByte(i, ErrHost, "IPv6 address", c)
 		return ""
 	}
-	a, err := netip.ParseAddr(lit)
-	if err != nil || !a.Is6() {
+	host, ok := canonicalIPv6(lit)
+	if !ok {
 		p.fail(lo+1, ErrHost, "invalid IPv6 address")
-		return ""
+	}
+	return host
+}
+
+// canonicalIPv6 returns the IPv6 address lit (no brackets, no zone) in
+// RFC 5952 form, and lit itself, without allocating, when it is in that
+// form already.
+func canonicalIPv6(lit string) (string, bool) {
+	a, err := netip.ParseAddr(lit)
+	if err != nil || !a.Is6() || a.Zone() != "" {
+		return "", false
 	}
 	var buf [len("ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255")]byte
 	if string(a.AppendTo(buf[:0])) == lit {
-		return lit // already in RFC 5952 form: no allocation
+		return lit, true
 	}
-	return a.String()
+	return a.String(), true
+}
+
+// normalizeHost checks and normalizes the Host of a URL value, which
+// may have been set by hand: a name becomes lower-case A-labels, as
+// Parse makes it, and an IPv6 address, with or without brackets, its
+// RFC 5952 form without them (ipv6 says so). A parsed host comes back
+// as it is, without allocating. On failure it returns a detail for
+// ErrHost. String, Equal, Address and Plan all read a host through it.
+func normalizeHost(h string) (host string, ipv6 bool, detail string) {
+	if h == "" {
+		return "", false, "the URL has no host"
+	}
+	if strings.IndexByte(h, ':') >= 0 {
+		lit := h
+		if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
+			lit = h[1 : len(h)-1]
+		}
+		if host, ok := canonicalIPv6(lit); ok {
+			return host, true, ""
+		}
+		return "", false, "the host is neither a name nor an IPv6 address without a zone"
+	}
+	host, detail = normalizeName(Lenient, h, !asciiOnly(h))
+	return host, false, detail
 }

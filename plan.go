@@ -2,10 +2,8 @@ package ftpurl
 
 import (
 	"fmt"
-	"net/netip"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Login and Plan turn a URL into what an FTP client sends: the USER and
@@ -413,9 +411,12 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	case u.Type != TypeNone && !letter:
 		return fail(ErrTypecode, fmt.Sprintf("typecode %#02x is not a letter (2011 draft §3.1)", byte(u.Type)))
 	}
-	host, detail := planHost(u.Host)
+	host, ipv6, detail := normalizeHost(u.Host)
 	if detail != "" {
 		return fail(ErrHost, detail)
+	}
+	if ipv6 {
+		host = "[" + host + "]"
 	}
 	if !c.method.valid() {
 		return fail(ErrPath, fmt.Sprintf("unknown Method %d: want MultiCWD, SingleCWD or NoCWD", int(c.method)))
@@ -513,38 +514,4 @@ func joinPath(root bool, dirs []string, name string) string {
 	}
 	add(name)
 	return b.String()
-}
-
-// planHost returns host h as the argument of HOST (2011 draft §3.2.1),
-// or a detail for ErrHost. A parsed host is already normal; a host set
-// by hand is checked and normalized as Parse would do it: a name in
-// lower-case A-labels (§6.3.1), an IPv6 address (brackets optional) in
-// RFC 5952 form, put in brackets.
-func planHost(h string) (string, string) {
-	if h == "" {
-		return "", "the URL has no host"
-	}
-	if strings.IndexByte(h, ':') >= 0 {
-		lit := h
-		if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
-			lit = h[1 : len(h)-1]
-		}
-		a, err := netip.ParseAddr(lit)
-		if err != nil || !a.Is6() || a.Zone() != "" {
-			return "", "the host is neither a name nor an IPv6 address without zone"
-		}
-		return "[" + a.String() + "]", ""
-	}
-	idn := false
-	for i := 0; i < len(h); i++ {
-		if h[i] >= utf8.RuneSelf {
-			idn = true
-			break
-		}
-	}
-	name, detail := normalizeName(Lenient, h, idn)
-	if detail != "" {
-		return "", detail
-	}
-	return name, ""
 }

@@ -1,7 +1,6 @@
 package ftpurl
 
 import (
-	"net/netip"
 	"strconv"
 	"strings"
 )
@@ -132,38 +131,19 @@ func (u *URL) isZero() bool {
 		u.Name == "" && u.Type == 0 && u.RawQuery == "" && u.Fragment == ""
 }
 
-// formatHost returns the host as String writes it, IPv6 in brackets.
-func formatHost(h string) string {
-	if host, ipv6 := hostForm(h); ipv6 {
-		return "[" + host + "]"
-	} else {
-		return host
-	}
-}
-
-// hostForm returns the host as String writes it, and whether it is an
-// IPv6 address, which String puts in brackets. A parsed host is written
-// as it is; a host set by hand is normalized like Parse does,
-// and if it is not a valid host its bytes outside RFC 3986 reg-name are
-// percent-encoded, so that String stays ASCII.
+// hostForm returns the host as String writes it (see normalizeHost),
+// and whether it is an IPv6 address, which String puts in brackets. A
+// host set by hand that is not a valid host is written with its bytes
+// outside RFC 3986 reg-name percent-encoded, so that String stays ASCII.
 func hostForm(h string) (host string, ipv6 bool) {
 	if isNormalName(h) {
-		return h, false
+		return h, false // as Parse stores it (an A-label was checked then)
 	}
-	if strings.IndexByte(h, ':') >= 0 {
-		lit := strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
-		if a, err := netip.ParseAddr(lit); err == nil && a.Is6() && a.Zone() == "" {
-			var buf [len("ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255")]byte
-			if b := a.AppendTo(buf[:0]); string(b) == h {
-				return h, true // as Parse stores it: no allocation
-			}
-			return a.String(), true
-		}
+	host, ipv6, detail := normalizeHost(h)
+	if detail != "" {
+		return escape(strings.ToLower(h), cUser3986, false), false
 	}
-	if name, detail := normalizeName(Lenient, h, !asciiOnly(h)); detail == "" {
-		return name, false
-	}
-	return escape(strings.ToLower(h), cUser3986, false), false
+	return host, ipv6
 }
 
 // isNormalName reports whether h is already as String writes it: lower

@@ -49,13 +49,16 @@ func MustParse(rawURL string) *URL {
 }
 
 // Address returns the "host:port" that net.Dial takes: the port is 21
-// when u has none (RFC 1738 §3.2), and an IPv6 host is put in brackets.
+// when u has none (RFC 1738 §3.2, 2011 draft §3.2.1), and an IPv6 host
+// is put in brackets. A host set by hand is written as String writes it
+// (lower-case A-labels; IPv6 with or without brackets).
 func (u *URL) Address() string {
 	port := int(u.Port)
 	if port == 0 {
 		port = DefaultPort
 	}
-	return net.JoinHostPort(u.Host, strconv.Itoa(port))
+	host, _ := hostForm(u.Host)
+	return net.JoinHostPort(host, strconv.Itoa(port))
 }
 
 // Userinfo is the immutable user name and optional password of a URL
