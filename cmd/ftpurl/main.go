@@ -28,6 +28,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -143,7 +144,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, int) {
 	var (
 		cfg      config
 		get      string
-		method   methodFlag
+		method   ftpurl.Method
 		absolute bool
 	)
 	fs := flag.NewFlagSet("ftpurl", flag.ContinueOnError)
@@ -159,7 +160,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, int) {
 	fs.StringVar(&get, "get", "", "print the parts named in `TEMPLATE`, e.g. '{host}:{port}'")
 	fs.BoolVar(&cfg.find, "find", false, "find ftp URLs in the text on standard input")
 	fs.BoolVar(&cfg.redact, "redact", false, "replace the password with xxxxx in the default and -find output")
-	fs.Var(&method, "method", "how -plan and -json change directory (`name`): multicwd, one CWD a directory (the default);\nsinglecwd, one CWD of the joined path; nocwd, the whole path in RETR, LIST or NLST")
+	fs.TextVar(&method, "method", ftpurl.MultiCWD, "how -plan and -json change directory (`name`): multicwd, one CWD a directory;\nsinglecwd, one CWD of the joined path; nocwd, the whole path in RETR, LIST or NLST")
 	fs.BoolVar(&absolute, "absolute", false, "-plan and -json: the path starts at the root (the 1997 draft §3.1)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -194,37 +195,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, int) {
 	if cfg.find && fs.NArg() > 0 {
 		return usageError("-find reads text on standard input and takes no arguments")
 	}
-	cfg.planOpts = []ftpurl.PlanOption{ftpurl.WithMethod(ftpurl.Method(method))}
+	cfg.planOpts = []ftpurl.PlanOption{ftpurl.WithMethod(method)}
 	if absolute {
 		cfg.planOpts = append(cfg.planOpts, ftpurl.WithAbsolutePaths())
 	}
 	return &cfg, fs.Args(), exitOK
-}
-
-// methodFlag is the -method flag: curl's --ftp-method names.
-type methodFlag ftpurl.Method
-
-var methodNames = []string{
-	ftpurl.MultiCWD:  "multicwd",
-	ftpurl.SingleCWD: "singlecwd",
-	ftpurl.NoCWD:     "nocwd",
-}
-
-func (m *methodFlag) String() string {
-	if m != nil && 0 <= *m && int(*m) < len(methodNames) {
-		return methodNames[*m]
-	}
-	return methodNames[0]
-}
-
-func (m *methodFlag) Set(s string) error {
-	for i, name := range methodNames {
-		if strings.EqualFold(s, name) {
-			*m = methodFlag(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown method %q (want multicwd, singlecwd or nocwd)", s)
 }
 
 // printer writes the output of each URL and keeps the exit status.
@@ -317,9 +292,6 @@ func (p *printer) find(stdin io.Reader) {
 		return
 	}
 	for _, m := range p.cfg.grammar.FindAll(string(text), -1) {
-		if m.URL == nil {
-			continue
-		}
 		p.out.WriteString(strconv.Itoa(m.Start))
 		p.out.WriteByte('\t')
 		p.out.WriteString(p.urlString(m.URL))
@@ -346,9 +318,6 @@ func (p *printer) plan(u *ftpurl.URL) {
 	} else {
 		p.out.WriteString("PASS ?\n")
 	}
-	if pl == nil {
-		return
-	}
 	for _, c := range pl.Commands() {
 		p.out.WriteString(c)
 		p.out.WriteByte('\n')
@@ -363,7 +332,7 @@ type urlJSON struct {
 	User      *string   `json:"user,omitempty"`
 	Password  string    `json:"password,omitempty"` // "xxxxx" when set
 	Host      string    `json:"host"`
-	Port      int       `json:"port"` // 21 when the URL has none
+	Port      uint16    `json:"port"` // 21 when the URL has none
 	Address   string    `json:"address"`
 	Path      string    `json:"path"` // escaped, without ";type="
 	Dirs      []string  `json:"dirs"`
@@ -383,19 +352,19 @@ type loginJSON struct {
 }
 
 type planJSON struct {
-	Host     string   `json:"host"`
-	Dirs     []string `json:"dirs"`
-	Type     string   `json:"type,omitempty"`
-	Action   string   `json:"action"`
-	Name     string   `json:"name,omitempty"`
-	Commands []string `json:"commands"`
+	Host     string        `json:"host"`
+	Dirs     []string      `json:"dirs"`
+	Type     string        `json:"type,omitempty"`
+	Action   ftpurl.Action `json:"action"` // MarshalText: "retrieve", "list", ...
+	Name     string        `json:"name,omitempty"`
+	Commands []string      `json:"commands"`
 }
 
 func (p *printer) json(u *ftpurl.URL) {
 	v := urlJSON{
 		URL:      u.Redacted(),
 		Host:     u.Host,
-		Port:     port(u),
+		Port:     cmp.Or(u.Port, ftpurl.DefaultPort),
 		Address:  u.Address(),
 		Path:     escapedPath(u),
 		Dirs:     nonNil(u.Dirs),
@@ -417,15 +386,14 @@ func (p *printer) json(u *ftpurl.URL) {
 		v.Login.Password = redacted
 	}
 	pl, err := u.Plan(p.cfg.planOpts...)
-	switch {
-	case err != nil:
+	if err != nil {
 		v.PlanError = err.Error()
-	case pl != nil:
+	} else {
 		v.Plan = &planJSON{
 			Host:     pl.Host,
 			Dirs:     nonNil(pl.Dirs),
 			Type:     pl.Type.String(),
-			Action:   actionName(pl.Action),
+			Action:   pl.Action,
 			Name:     pl.Name,
 			Commands: nonNil(pl.Commands()),
 		}
@@ -437,32 +405,9 @@ func (p *printer) json(u *ftpurl.URL) {
 	}
 }
 
-// actionName names a Plan's Action in -json as the Go constant does.
-func actionName(a ftpurl.Action) string {
-	switch a {
-	case ftpurl.Retrieve:
-		return "Retrieve"
-	case ftpurl.List:
-		return "List"
-	case ftpurl.NameList:
-		return "NameList"
-	case ftpurl.RetrieveOrList:
-		return "RetrieveOrList"
-	}
-	return strconv.Itoa(int(a))
-}
-
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
 	}
 	return s
-}
-
-// port returns u's port, 21 when it has none (RFC 1738 §3.2).
-func port(u *ftpurl.URL) int {
-	if u.Port == 0 {
-		return ftpurl.DefaultPort
-	}
-	return int(u.Port)
 }

@@ -197,7 +197,16 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		name: "unknown method",
 		args: []string{"-method", "cwd", "ftp://h/"},
 		want: result{
-			stderr: `invalid value "cwd" for flag -method: unknown method "cwd" (want multicwd, singlecwd or nocwd)` + "\n" + u,
+			stderr: `invalid value "cwd" for flag -method: ftpurl: unknown method "cwd" (want multicwd, singlecwd or nocwd)` + "\n" + u,
+			status: 2,
+		},
+	}, {
+		// Method.UnmarshalText folds ASCII case only: the long s (U+017F),
+		// which strings.EqualFold takes for "s", is no method name.
+		name: "method with a long s",
+		args: []string{"-method", "ſinglecwd", "ftp://h/"},
+		want: result{
+			stderr: `invalid value "ſinglecwd" for flag -method: ftpurl: unknown method "ſinglecwd" (want multicwd, singlecwd or nocwd)` + "\n" + u,
 			status: 2,
 		},
 	}, {
@@ -255,6 +264,13 @@ func TestGetPrintsPartsByName(t *testing.T) {
 		args: []string{"-get", "{dirs}|{name}", "ftp://h//etc/motd", "ftp://h/a//b/"},
 		want: result{stdout: "/etc|motd\na//b|\n"},
 	}, {
+		// 2011 draft §3.1: user is usp-char, so ":" and "@" are escaped;
+		// a segment is pchar-nsc, so ";" is "%3B" and "/" is "%2F". The
+		// parts read exactly as they do inside String.
+		name: "escaped as String writes them",
+		args: []string{"-get", "{user}|{path}|{dirs}|{name}", "ftp://a%3Ab%40c@h/x%3By/%2F/%3B;type=a", "ftp://@h//"},
+		want: result{stdout: "a%3Ab%40c|/x%3By/%2F/%3B|x%3By/%2F|%3B\n|//||\n"},
+	}, {
 		name: "literal braces",
 		args: []string{"-get", "{{host}} } {host}", "ftp://h/"},
 		want: result{stdout: "{host}} } h\n"},
@@ -311,12 +327,21 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 		name: "user without password",
 		args: []string{"-json", "ftp://user@example.com/%2Fetc/motd;type=a"},
 		want: result{stdout: `{"url":"ftp://user@example.com/%2Fetc/motd;type=a","user":"user","host":"example.com","port":21,"address":"example.com:21","path":"/%2Fetc/motd","dirs":["/etc"],"name":"motd","type":"a",` +
-			`"login":{"user":"user","ok":false},"plan":{"host":"example.com","dirs":["/etc"],"type":"a","action":"Retrieve","name":"motd","commands":["CWD /etc","TYPE A","RETR motd"]}}` + "\n"},
+			`"login":{"user":"user","ok":false},"plan":{"host":"example.com","dirs":["/etc"],"type":"a","action":"retrieve","name":"motd","commands":["CWD /etc","TYPE A","RETR motd"]}}` + "\n"},
 	}, {
 		name: "anonymous, no path, IPv6, port, query",
 		args: []string{"-json", "ftp://[2001:DB8::1]:2121?q&a#f"},
 		want: result{stdout: `{"url":"ftp://[2001:db8::1]:2121/?q&a#f","host":"2001:db8::1","port":2121,"address":"[2001:db8::1]:2121","path":"/","dirs":[],"name":"",` +
-			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"action":"List","commands":["LIST"]}}` + "\n"},
+			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"action":"list","commands":["LIST"]}}` + "\n"},
+	}, {
+		// The action is Action.MarshalText's name (DESIGN.md "Login and
+		// Plan"): NLST for type d (2011 draft §3.2.3 (4b)), RETR-or-LIST
+		// without a typecode (4d); -method reads its name in any ASCII
+		// case (Method.UnmarshalText), NoCWD joining the path.
+		name: "name-list and retrieve-or-list, method in upper case",
+		args: []string{"-json", "-method", "NOCWD", "ftp://h/a/b;type=d", "ftp://h/a/b"},
+		want: result{stdout: `{"url":"ftp://h/a/b;type=d","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"action":"name-list","name":"a/b","commands":["NLST a/b"]}}` + "\n" +
+			`{"url":"ftp://h/a/b","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"action":"retrieve-or-list","name":"a/b","commands":["RETR a/b"]}}` + "\n"},
 	}, {
 		name: "password and plan error",
 		args: []string{"-json", "ftp://alice:s3cret@h/a%3Cb/-x;type=d"},
@@ -326,8 +351,8 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 	}, {
 		name: "one object a line",
 		args: []string{"-json", "ftp://a/", "ftp://b/f;type=i"},
-		want: result{stdout: `{"url":"ftp://a/","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"action":"List","commands":["LIST"]}}` + "\n" +
-			`{"url":"ftp://b/f;type=i","host":"b","port":21,"address":"b:21","path":"/f","dirs":[],"name":"f","type":"i","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"b","dirs":[],"type":"i","action":"Retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
+		want: result{stdout: `{"url":"ftp://a/","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"action":"list","commands":["LIST"]}}` + "\n" +
+			`{"url":"ftp://b/f;type=i","host":"b","port":21,"address":"b:21","path":"/f","dirs":[],"name":"f","type":"i","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"b","dirs":[],"type":"i","action":"retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
 	}})
 }
 

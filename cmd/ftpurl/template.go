@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,7 +39,7 @@ var parts = []struct {
 		return ""
 	}},
 	{"host", func(u *ftpurl.URL) string { return u.Host }},
-	{"port", func(u *ftpurl.URL) string { return strconv.Itoa(port(u)) }},
+	{"port", func(u *ftpurl.URL) string { return strconv.Itoa(int(cmp.Or(u.Port, ftpurl.DefaultPort))) }},
 	{"address", func(u *ftpurl.URL) string { return u.Address() }},
 	{"path", escapedPath},
 	{"dirs", func(u *ftpurl.URL) string {
@@ -129,24 +130,31 @@ func (p *printer) template(u *ftpurl.URL) {
 	p.out.WriteByte('\n')
 }
 
-// The escaping helpers let ftpurl's String do the escaping, so that a
-// part printed alone reads exactly as it does inside the URL: they
-// format a URL with only that part on the host "h" and cut the rest off.
-const escHost = "h"
-
-// escapeUser returns a user name escaped as String writes it.
+// escapeUser returns a user name escaped as String writes it (the 2011
+// draft §3.1 usp-char: so ":" and "@" are escaped). A URL with only User
+// set is written "ftp://" + the escaped name + "@/".
 func escapeUser(name string) string {
-	s := ftpurl.URL{User: ftpurl.User(name), Host: escHost}.String()
-	return strings.TrimSuffix(strings.TrimPrefix(s, "ftp://"), "@"+escHost+"/")
+	s := ftpurl.URL{User: ftpurl.User(name)}.String()
+	return strings.TrimSuffix(strings.TrimPrefix(s, "ftp://"), "@/")
 }
 
-// escapeSegment returns a path segment escaped as String writes it.
+// escapeSegment returns a path segment escaped as String writes it (the
+// 2011 draft §3.1 pchar-nsc: so "/" is "%2F" and ";" is "%3B"). A URL
+// with only Name set is written "ftp:///" + the escaped name, and the
+// zero URL, Name "", is written "".
 func escapeSegment(seg string) string {
-	return strings.TrimPrefix(ftpurl.URL{Host: escHost, Name: seg}.String(), "ftp://"+escHost+"/")
+	return strings.TrimPrefix(ftpurl.URL{Name: seg}.String(), "ftp:///")
 }
 
-// escapedPath returns u's path, from its first "/", escaped as String
-// writes it, without the typecode.
+// escapedPath returns u's path as String writes it, without the
+// typecode: "/", then each directory and "/", then the name.
 func escapedPath(u *ftpurl.URL) string {
-	return strings.TrimPrefix(ftpurl.URL{Host: escHost, Dirs: u.Dirs, Name: u.Name}.String(), "ftp://"+escHost)
+	var b strings.Builder
+	b.WriteByte('/')
+	for _, d := range u.Dirs {
+		b.WriteString(escapeSegment(d))
+		b.WriteByte('/')
+	}
+	b.WriteString(escapeSegment(u.Name))
+	return b.String()
 }
