@@ -17,19 +17,23 @@ import (
 // ErrHost, ErrPort, then the sentinel of the part holding the fault
 // (ErrUserinfo, or ErrPath for the path, query and fragment).
 var (
-	// ErrScheme: the scheme is not "ftp", or "//" does not follow it.
+	// ErrScheme: the scheme is not "ftp", or "//" does not follow it;
+	// also FromURL of nil, and Parse with a Grammar that is not one of
+	// the four.
 	ErrScheme = errors.New("not an ftp URL")
 	// ErrUserinfo: a character the grammar does not allow in the user
 	// name or password.
 	ErrUserinfo = errors.New("invalid userinfo")
-	// ErrHost: an empty, malformed or refused host.
+	// ErrHost: an empty, malformed or refused host; also Plan of a nil
+	// URL.
 	ErrHost = errors.New("invalid host")
 	// ErrPort: a port that is not a decimal number 1..65535.
 	ErrPort = errors.New("invalid port")
 	// ErrEscape: a "%" not followed by two hexadecimal digits.
 	ErrEscape = errors.New("invalid percent-escape")
 	// ErrPath: a character the grammar does not allow in the path,
-	// query or fragment, or a LIST or NLST argument that starts with "-".
+	// query or fragment; from Plan, a LIST or NLST argument that starts
+	// with "-", or a Method that is not one of the three.
 	ErrPath = errors.New("invalid path")
 	// ErrTypecode: a final ";type=" not followed by exactly one letter
 	// that the grammar allows.
@@ -41,18 +45,29 @@ var (
 )
 
 // An Error describes why a URL was refused and where.
+//
+// URL is the input with its password hidden: when the input has an "@"
+// after "//", the text between the first ":" after "//" and the last
+// "@" becomes "xxxxx" (DESIGN.md; without "//" the search starts at the
+// beginning, so "alice:secret@host" is hidden too). It is cut to 256
+// bytes with "…". The message never quotes text from the hidden range.
+//
+// Parse, MustParse, FromURL, UnmarshalText and ResolveReference return
+// Op "parse" and an Offset into their input. Plan returns Op "plan", the
+// URL's Redacted form, and Offset -1, since a URL value has no input to
+// point into.
 type Error struct {
 	Op     string // "parse" for every entry point that parses; "plan" for Plan
 	URL    string // the input, redacted, cut to 256 bytes with "…"
 	Offset int    // byte offset in the input where the fault begins; -1 if none
-	Err    error  // one of the sentinels
+	Err    error  // one of the sentinels, exactly
 
 	detail string // what is wrong, in plain words; never quotes a password
 }
 
 // Error returns a message such as
 //
-//	ftpurl: parse "ftp://host:70000/": invalid port at offset 11: 70000 is greater than 65535
+//	ftpurl: parse "ftp://host:70000/": invalid port at offset 11: port is greater than 65535
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("ftpurl: ")

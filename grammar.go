@@ -85,7 +85,8 @@ func (g *Grammar) UnmarshalText(text []byte) error {
 
 // Parse parses rawURL as an ftp URL of grammar g. The scheme, the
 // ";type=" key and its letter may be in any case. On failure it returns
-// an *Error (see Error and the sentinel errors) and a nil URL.
+// an *Error (see Error and the sentinel errors) and a nil URL; a Grammar
+// that is not one of the four gives ErrScheme with Offset -1.
 func (g Grammar) Parse(rawURL string) (*URL, error) {
 	if !g.valid() {
 		return nil, &Error{Op: "parse", URL: redactInput(rawURL), Offset: -1, Err: ErrScheme,

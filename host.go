@@ -169,16 +169,21 @@ func isDottedQuad(s string) bool {
 func toASCII(h string) (string, error) {
 	a, err := lookupToASCII(h)
 	if err != nil {
-		return "", fmt.Errorf("IDNA: %v", err)
+		return "", idnaError(err)
 	}
 	u, err := hostProfile.ToUnicode(a)
 	if err != nil {
-		return "", fmt.Errorf("IDNA: %v", err)
+		return "", idnaError(err)
 	}
 	if b, err := hostProfile.ToASCII(u); err != nil || b != a {
 		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
 	}
 	return a, nil
+}
+
+// idnaError words an error of idna for ErrHost's detail.
+func idnaError(err error) error {
+	return fmt.Errorf("IDNA: %s", strings.TrimPrefix(err.Error(), "idna: "))
 }
 
 // hostProfile is idna.Lookup (UTS #46 non-transitional processing with

@@ -1,6 +1,9 @@
 package ftpurl
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // A Typecode is the letter of a URL's final ";type=" (RFC 1738 §3.2.2,
 // 2011 draft §3.2.3.1), always lower case in a parsed URL.
@@ -18,12 +21,17 @@ const (
 	TypeDirectory Typecode = 'd' // a directory listing: NLST (RFC 1738 §3.2.2)
 )
 
-// String returns the typecode's letter, "" for TypeNone.
+// String returns the typecode's letter in lower case, as URL.String
+// writes it; "" for TypeNone; and "Typecode(0x0a)" for a value that is
+// not an ASCII letter, which only a URL built by hand can hold.
 func (t Typecode) String() string {
 	if t == TypeNone {
 		return ""
 	}
-	return string(rune(t))
+	if l, ok := t.lower(); ok {
+		return string(rune(l))
+	}
+	return fmt.Sprintf("Typecode(%#02x)", byte(t))
 }
 
 // lower returns t in lower case, and whether t is an ASCII letter.
