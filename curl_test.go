@@ -1,6 +1,6 @@
 package ftpurl
 
-// curl's FTP test dialogs (../shared/ftp-corpus/curl-ftp-url-tests.json,
+// curl's FTP test dialogs (testdata/curl-ftp-url-tests.json,
 // from curl's tests/data/test*) run through Parse, Login and Plan. Each
 // of the 68 cases is compared, or listed with the reason it cannot be
 // or differs on purpose (DESIGN.md "Known differences from curl").
@@ -314,12 +314,12 @@ func TestPlanMatchesCurlDialogsButForKnownDifferences(t *testing.T) {
 	}
 }
 
-// The table below is curl-ftp-url-tests.json, exactly (checked when the
-// corpus is beside the module, as in the project's tree).
+// The table below is testdata/curl-ftp-url-tests.json, exactly: a copy
+// of the project's corpus of curl's tests/data/test* FTP dialogs.
 func TestCurlFTPTableIsTheCorpus(t *testing.T) {
-	b, err := os.ReadFile("../shared/ftp-corpus/curl-ftp-url-tests.json")
+	b, err := os.ReadFile("testdata/curl-ftp-url-tests.json")
 	if err != nil {
-		t.Skip("corpus not found:", err)
+		t.Fatal(err)
 	}
 	var corpus []curlTest
 	if err := json.Unmarshal(b, &corpus); err != nil {
