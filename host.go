@@ -175,6 +175,11 @@ func toASCII(h string) (string, error) {
 	if err != nil {
 		return "", idnaError(err)
 	}
+	// When the way back gives h itself, converting it again gives a:
+	// the third call is needed only for a name that idna mapped.
+	if u == h {
+		return a, nil
+	}
 	if b, err := hostProfile.ToASCII(u); err != nil || b != a {
 		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
 	}
