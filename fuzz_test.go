@@ -100,7 +100,7 @@ func checkParseInvariants(t *testing.T, g Grammar, s string) *URL {
 	}
 	// DESIGN.md "The API": the host is lower-case ASCII, an IPv6 host in
 	// RFC 5952 form without brackets; Type is 0 or a lower-case letter.
-	if u.Host == "" || u.Host != strings.ToLower(u.Host) || !isASCII(u.Host) {
+	if u.Host == "" || u.Host != strings.ToLower(u.Host) || !asciiOnly(u.Host) {
 		t.Fatalf("%v.Parse(%q).Host = %q: want non-empty lower-case ASCII", g, s, u.Host)
 	}
 	if strings.Contains(u.Host, ":") {
@@ -235,15 +235,6 @@ func checkInsertedPasswordNeverQuoted(t *testing.T, s string) {
 			}
 		}
 	}
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // FuzzPlan checks, for every input that parses in the grammar its
@@ -497,19 +488,42 @@ var anchoredPatterns = sync.OnceValue(func() (re [4]*regexp.Regexp) {
 })
 
 // syntaxPatterns match, leftmost-longest from the start, the syntax that
-// FindAll takes the longest prefix of (FindAll's doc comment).
+// FindAll takes the longest prefix of (FindAll's doc comment): Pattern
+// with any escape, any run of digits as a port, and syntaxHost.
 var syntaxPatterns = sync.OnceValue(func() (re [4]*regexp.Regexp) {
 	for _, g := range findGrammars {
-		re[g] = regexp.MustCompile("^(?:" + buildPattern(g, false) + ")")
+		re[g] = regexp.MustCompile("^(?:" + patternOf(g, reEscape, syntaxHost(g), `[0-9]+`) + ")")
 		re[g].Longest()
 	}
 	return re
 })
 
+// syntaxHost is the host syntax of FindAll's doc comment: RFC 1738 §5
+// and RFC 2396 §3.2.2 hostname or four runs of digits; in Lenient and
+// RFC 3986 any run of host name characters and escapes (and in Lenient
+// non-ASCII characters), or an IP literal's characters in brackets.
+func syntaxHost(g Grammar) string {
+	ps := partSetsOf(g)
+	if ps.strictHost {
+		name := `(?:` + reDomainLabel + `\.)*` + reTopLabel
+		if g == RFC2396 {
+			name += `\.?`
+		}
+		return `[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+|` + name
+	}
+	hc := ps.host.class() + "|" + reEscape
+	if ps.ucs {
+		hc += "|" + reUCSHost()
+	}
+	return `(?:` + hc + `)+|\[` + ps.lit.class() + `+\]`
+}
+
 // hostGoesThroughIDNA reports whether g.Parse sends the host of s
-// through IDNA (DESIGN.md "Parts": a name that is not ASCII, is
-// percent-encoded, or has an "xn--" label), the one check that Pattern
-// documents it cannot make. It splits the authority the way Parse does.
+// through IDNA, the one check that Pattern documents it cannot make.
+// Parse decodes the host (Lenient and RFC 3986 only) and sends it to
+// IDNA only when the decoded name is not ASCII (Lenient: raw or
+// escaped; RFC 3986: escaped) or has a label beginning "xn--", in any
+// case (DESIGN.md "Parts"). It splits the authority the way Parse does.
 func hostGoesThroughIDNA(g Grammar, s string) bool {
 	if !hasPrefixFold(s, "ftp://") {
 		return false
@@ -531,16 +545,22 @@ func hostGoesThroughIDNA(g Grammar, s string) bool {
 	if strings.HasPrefix(a, "[") {
 		return false
 	}
+	switch g {
+	case RFC3986:
+		if !asciiOnly(a) {
+			return false // refused raw, before any decoding
+		}
+		fallthrough
+	case Lenient:
+		a = unescape(a)
+		if !asciiOnly(a) {
+			return true
+		}
+	}
 	for _, label := range strings.Split(a, ".") {
 		if hasPrefixFold(label, "xn--") {
 			return true
 		}
-	}
-	switch g {
-	case Lenient:
-		return strings.ContainsRune(a, '%') || strings.IndexFunc(a, func(r rune) bool { return r >= utf8.RuneSelf }) >= 0
-	case RFC3986:
-		return strings.ContainsRune(a, '%')
 	}
 	return false
 }
@@ -605,7 +625,7 @@ func checkGroups(t *testing.T, g Grammar, s string, u *URL, re *regexp.Regexp, l
 		if a, err := netip.ParseAddr(host[1 : len(host)-1]); err != nil || a.String() != u.Host {
 			t.Errorf("%v: %q: host group %q, URL host %q", g, s, host, u.Host)
 		}
-	} else if strings.ToLower(host) != u.Host {
+	} else if strings.ToLower(unescape(host)) != u.Host { // Parse decodes a name (DESIGN.md "Parts")
 		t.Errorf("%v: %q: host group %q, URL host %q", g, s, host, u.Host)
 	}
 	port, _ := group("port")
@@ -799,6 +819,8 @@ var patternSeeds = []string{
 	"ftp://host/a;b/c", "ftp://host/a;type=i/b", "ftp://host/x;type=a;type=b", "ftp://host/x;type=ab;type=c", "ftp://host/;type;typ;type=",
 	"ftp://host/a?b#c", "ftp://host/a?%00#%00", "ftp://host/%00", "ftp://host/%7F", "ftp://host/%zz", "ftp://host/a b",
 	"ftp://host_name/", "ftp://-host/", "ftp://host-/", "ftp://a..b/", "ftp://host./", "ftp://xn--bcher-kva.example/",
+	"ftp://a.%31/", "ftp://a.0%78/", "ftp://%2E/", "ftp://a%2E%2Eb/", "ftp://a%2Fb/", "ftp://%5Bx%5D/", "ftp://%31.2.3.4/",
+	"ftp://b%C3%BCcher.example/", "ftp://%78n--bcher-kva.example/", "ftp://r3---sn-a.example/", "ftp://b%C3%BCcher_x.example/",
 	"ftp://bücher.example/", "ftp://host/é", "ftp://host/\u200e", "ftp://host/\xff", "ftp://h/~abigail/",
 	"ftp:/host/", "ftp:host", "http://host/", "ftp://",
 }

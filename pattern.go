@@ -64,10 +64,10 @@ func (g Grammar) Pattern() string {
 const matchNothing = `[^\x00-\x{10FFFF}]`
 
 var patterns = [...]func() string{
-	Lenient: sync.OnceValue(func() string { return buildPattern(Lenient, true) }),
-	RFC1738: sync.OnceValue(func() string { return buildPattern(RFC1738, true) }),
-	RFC2396: sync.OnceValue(func() string { return buildPattern(RFC2396, true) }),
-	RFC3986: sync.OnceValue(func() string { return buildPattern(RFC3986, true) }),
+	Lenient: sync.OnceValue(func() string { return buildPattern(Lenient) }),
+	RFC1738: sync.OnceValue(func() string { return buildPattern(RFC1738) }),
+	RFC2396: sync.OnceValue(func() string { return buildPattern(RFC2396) }),
+	RFC3986: sync.OnceValue(func() string { return buildPattern(RFC3986) }),
 }
 
 // A byteSet is a set of ASCII bytes.
@@ -232,24 +232,61 @@ func partSetsOf(g Grammar) partSets {
 
 // Pieces of the patterns.
 const (
-	reScheme = `[Ff][Tt][Pp]://`
-	reType   = `;[Tt][Yy][Pp][Ee]=`
 	// Any escape (RFC 3986 §2.1); and one that is not a control
 	// character (0x00-0x1F, 0x7F), which Parse refuses in the userinfo,
 	// host and path.
 	reEscape     = `%[0-9A-Fa-f]{2}`
 	reEscapeNoCC = `%(?:[2-6][0-9A-Fa-f]|7[0-9A-Ea-e]|[89A-Fa-f][0-9A-Fa-f])`
+	// An escape of a byte outside ASCII: in a host, it makes the name an
+	// IDN, which IDNA checks (DESIGN.md "Parts").
+	reEscapeNonASCII = `%[89A-Fa-f][0-9A-Fa-f]`
 	// RFC 3986 §3.2.2 dec-octet: 0..255 without leading zeros.
 	reDecOctet = `(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`
 	reIPv4     = reDecOctet + `\.` + reDecOctet + `\.` + reDecOctet + `\.` + reDecOctet
-	// RFC 1738 §5 hostnumber and RFC 2396 §3.2.2 IPv4address syntax.
-	reDigitsQuad = `[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+`
 	// 1..65535 with any number of leading zeros.
 	rePort = `0*(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})`
 	// RFC 1738 §5 domainlabel and toplabel (RFC 2396 §3.2.2 has the same).
 	reDomainLabel = `[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?`
 	reTopLabel    = `[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?`
 )
+
+var (
+	reScheme = caseless("ftp://")
+	reType   = caseless(typeParam)
+)
+
+// caseless writes the ASCII string s as an RE2 pattern that matches it
+// in any case, letters as classes ("[Ff]"), never with (?i).
+func caseless(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if chars[c]&cAlpha != 0 {
+			b.WriteString("[" + string(rune(upper(c))) + string(rune(upper(c)+'a'-'A')) + "]")
+		} else {
+			b.WriteString(reByte(c))
+		}
+	}
+	return b.String()
+}
+
+// escapesOf returns the alternatives of an RE2 pattern that matches
+// the escapes "%XX" of the ASCII bytes in s, with hex digits in any case.
+func escapesOf(s byteSet) string {
+	var alts []string
+	for hi := 0; hi < 8; hi++ {
+		var lows byteSet
+		for lo := 0; lo < 16; lo++ {
+			if s.has(byte(hi<<4 | lo)) {
+				lows = lows.with(string(upperhex[lo]) + string(rune(upperhex[lo]|0x20)))
+			}
+		}
+		if lows != (byteSet{}) {
+			alts = append(alts, "%"+string(upperhex[hi])+lows.class())
+		}
+	}
+	return strings.Join(alts, "|")
+}
 
 // reIPv6 is RFC 3986 §3.2.2 IPv6address.
 var reIPv6 = func() string {
@@ -322,17 +359,70 @@ func isHostUCS(r rune) bool {
 	return isUCSChar(r) && !isPunctOrSpace(r)
 }
 
-// buildPattern writes the pattern of grammar g. With semantic false it
-// writes FindAll's syntax instead (see FindAll): ports, dotted quads and
-// escapes are not checked for their values, a Lenient or RFC 3986 host
-// name is any run of host characters, and an IP literal is any run of
-// RFC 3986 IP-literal characters in brackets.
-func buildPattern(g Grammar, semantic bool) string {
+// buildPattern writes the pattern of grammar g: patternOf with the
+// checks that Parse makes on escapes, hosts and ports.
+func buildPattern(g Grammar) string {
 	ps := partSetsOf(g)
-	esc := reEscape
-	if semantic {
-		esc = reEscapeNoCC
+	return patternOf(g, reEscapeNoCC, hostPattern(g, &ps), rePort)
+}
+
+// hostPattern returns the alternatives of a host of grammar g.
+//
+// RFC 1738 and RFC 2396: hostname or dotted quad, no escapes.
+//
+// Lenient and RFC 3986: a dotted quad, an IPv6 literal in brackets, or
+// labels of letters, digits, "-" and "_" separated by dots, with an
+// optional final dot. Parse decodes the host before it checks it
+// (DESIGN.md "Parts"), so the only escapes are those of these
+// characters, read as the characters (%2E a dot, %30-%39 digits), and
+// those of bytes outside ASCII, which make the name an IDN. A last
+// label that is all digits or starts with "0x" makes the host numeric,
+// and then it must be a dotted quad. Non-ASCII characters and escapes
+// count as letters: IDNA decides the rest.
+func hostPattern(g Grammar, ps *partSets) string {
+	if ps.strictHost {
+		name := `(?:` + reDomainLabel + `\.)*` + reTopLabel
+		if g == RFC2396 {
+			name += `\.?`
+		}
+		return reIPv4 + `|` + name
 	}
+	// hostChars matches one of the ASCII bytes in set, raw or escaped,
+	// and with idn, a byte or character that makes the name an IDN.
+	hostChars := func(set byteSet, idn bool) string {
+		alts := set.class() + "|" + escapesOf(set)
+		if idn {
+			alts += "|" + reEscapeNonASCII
+			if ps.ucs {
+				alts += "|" + reUCSHost()
+			}
+		}
+		return "(?:" + alts + ")"
+	}
+	digits := func(ds string) string { return hostChars(byteSet{}.with(ds), false) }
+	const all = "0123456789"
+	octet := `(?:` + digits("2") + digits("5") + digits("012345") +
+		`|` + digits("2") + digits("01234") + digits(all) +
+		`|` + digits("1") + digits(all) + digits(all) +
+		`|` + digits("123456789") + digits(all) +
+		`|` + digits(all) + `)`
+	dot := digits(".")
+	ipv4 := octet + dot + octet + dot + octet + dot + octet
+
+	labelSet := ps.host.without(".")
+	label := hostChars(labelSet, true)
+	nonDigit := hostChars(labelSet.without(all), true)
+	nonDigitNoX := hostChars(labelSet.without(all+"Xx"), true)
+	last := `(?:(?:` + digits("123456789") + digits(all) + `*|` + digits("0") + digits(all) + `+)?` + nonDigit +
+		`|` + digits("0") + nonDigitNoX + `)` + label + `*`
+	return ipv4 + `|(?:` + label + `+` + dot + `)*` + last + dot + `?|\[` + reIPv6 + `\]`
+}
+
+// patternOf writes the pattern of grammar g around the given pieces:
+// esc, an escape allowed in the userinfo and path; host, the
+// alternatives of a host; port, a non-empty port.
+func patternOf(g Grammar, esc, host, port string) string {
+	ps := partSetsOf(g)
 	ucs := ""
 	if ps.ucs {
 		ucs = reUCS()
@@ -358,58 +448,8 @@ func buildPattern(g Grammar, semantic bool) string {
 	b.WriteString(`(?:(?P<user>` + atom(ps.user, esc) + userRep + `)`)
 	b.WriteString(`(?::(?P<password>` + atom(ps.pass, esc) + `*))?@)?`)
 
-	// Host.
-	b.WriteString(`(?P<host>`)
-	switch {
-	case ps.strictHost:
-		quad := reIPv4
-		if !semantic {
-			quad = reDigitsQuad
-		}
-		name := `(?:` + reDomainLabel + `\.)*` + reTopLabel
-		if g == RFC2396 {
-			name += `\.?`
-		}
-		b.WriteString(`(?:` + quad + `|` + name + `)`)
-	default:
-		if semantic {
-			// Labels of letters, digits, "-" and "_" (escapes and
-			// non-ASCII: IDNA's business); a last label that is all
-			// digits or starts with "0x" makes the host numeric, and
-			// then it must be a dotted quad.
-			label := `(?:` + ps.host.without(".").class() + `|` + esc
-			nonDigit := `(?:[A-Za-z_\-]|` + esc
-			nonDigitNoX := `(?:[A-WYZa-wyz_\-]|` + esc
-			if ps.ucs {
-				label += "|" + reUCSHost()
-				nonDigit += "|" + reUCSHost()
-				nonDigitNoX += "|" + reUCSHost()
-			}
-			label += ")"
-			nonDigit += ")"
-			nonDigitNoX += ")"
-			last := `(?:(?:[1-9][0-9]*|0[0-9]+)?` + nonDigit + `|0` + nonDigitNoX + `)` + label + `*`
-			b.WriteString(`(?:` + reIPv4 + `|(?:` + label + `+\.)*` + last + `\.?)`)
-		} else {
-			hc := ps.host.class() + "|" + esc
-			if ps.ucs {
-				hc += "|" + reUCSHost()
-			}
-			b.WriteString(`(?:` + hc + `)+`)
-		}
-		lit := reIPv6
-		if !semantic {
-			lit = ps.lit.class() + `+`
-		}
-		b.WriteString(`|\[` + lit + `\]`)
-	}
-	b.WriteString(`)`)
+	b.WriteString(`(?P<host>` + host + `)`)
 
-	// Port.
-	port := rePort
-	if !semantic {
-		port = `[0-9]+`
-	}
 	if ps.emptyPort {
 		port = `(?:` + port + `)?`
 	}
@@ -437,24 +477,31 @@ func buildPattern(g Grammar, semantic bool) string {
 }
 
 // noTypeParam returns a pattern for the Lenient segments that do not hold
-// ";type=" in any case: an automaton that tracks how much of ";type="
-// the segment ends with, written as a regular expression.
+// typeParam (";type=") in any case: an automaton that tracks how much of
+// it the segment ends with, written as a regular expression.
 func noTypeParam(seg byteSet, esc, ucs string) string {
-	other := func(except string) string { // a segment atom not in except
-		set := seg
-		for i := 0; i < len(except); i++ {
-			set = set.without(string(rune(except[i])) + string(rune(upper(except[i]))))
-		}
+	other := func(except byte) string { // a segment atom other than ";" and except
+		set := seg.without(";" + string(rune(except)) + string(rune(upper(except))))
 		alts := set.class() + "|" + esc
 		if ucs != "" {
 			alts += "|" + ucs
 		}
 		return "(?:" + alts + ")"
 	}
-	// A prefix of "type", possibly empty.
-	prefix := `(?:[Tt](?:[Yy](?:[Pp](?:[Ee])?)?)?)?`
-	// After ";" and a prefix of "type", a character that breaks the match.
-	breaks := `(?:` + other(";t") + `|[Tt]` + other(";y") + `|[Tt][Yy]` + other(";p") +
-		`|[Tt][Yy][Pp]` + other(";e") + `|[Tt][Yy][Pp][Ee]` + other(";=") + `)`
-	return `(?:` + other(";") + `|;(?:` + prefix + `;)*` + breaks + `)*(?:;(?:` + prefix + `;)*` + prefix + `)?`
+	key := typeParam[1 : len(typeParam)-1] // "type", between ";" and "="
+	// A prefix of key, possibly empty.
+	prefix := ""
+	for i := len(key) - 1; i >= 0; i-- {
+		prefix = `(?:` + caseless(key[i:i+1]) + prefix + `)?`
+	}
+	// After ";" and a prefix of key, a character that breaks the match.
+	var breaks []string
+	for k := 0; k <= len(key); k++ {
+		next := typeParam[len(typeParam)-1]
+		if k < len(key) {
+			next = key[k]
+		}
+		breaks = append(breaks, caseless(key[:k])+other(next))
+	}
+	return `(?:` + other(';') + `|;(?:` + prefix + `;)*(?:` + strings.Join(breaks, "|") + `))*(?:;(?:` + prefix + `;)*` + prefix + `)?`
 }

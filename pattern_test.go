@@ -219,6 +219,77 @@ func TestPatternChecksNumericHosts(t *testing.T) {
 	}
 }
 
+// Parse decodes a host before it checks it, and sends it to IDNA only
+// when the decoded name is not ASCII or has an "xn--" label (DESIGN.md
+// "Parts"), so for every other host the pattern must read an escape as
+// the byte it encodes: %2E is a dot, %30-%39 digits of a numeric host,
+// and an escape of anything a label cannot hold is refused.
+func TestPatternReadsHostEscapesAsParseDoes(t *testing.T) {
+	for _, tt := range []struct {
+		host string
+		ok   bool
+	}{
+		{"%31.2.3.4", true},       // 1.2.3.4
+		{"1.2.3.%32%35%35", true}, // 1.2.3.255
+		{"a.%31", false},          // numeric last label, not a dotted quad
+		{"a.0%78", false},         // last label "0x"
+		{"a.0%58", false},         // "0X"
+		{"a.0%79", true},          // "0y"
+		{"1.2.3.%32%35%36", false},
+		{"%30%31.2.3.4", false}, // leading zero
+		{"%2E", false},          // one empty label
+		{"a%2E%2Eb", false},     // empty label
+		{"a%2Eb", true},         // a.b
+		{"a%2eb%2E", true},      // a.b. (final dot)
+		{"a%2Fb", false},        // "/" in a label
+		{"%5Bx%5D", false},      // "[x]" is no IP literal once decoded
+		{"a%2Cb", false},        // ","
+		{"a%25b", false},        // "%"
+		{"%41%5f%2d.b", true},   // "A_-": letters, "_" and "-" escaped
+		{"%61%7A%30", true},     // "az0"
+	} {
+		s := "ftp://" + tt.host + "/"
+		for _, g := range []Grammar{Lenient, RFC3986} {
+			if hostGoesThroughIDNA(g, s) {
+				t.Errorf("%v: %q: the decoded host is ASCII without xn--, yet the test exempts it", g, s)
+			}
+			if got := anchoredPatterns()[g].MatchString(s); got != tt.ok {
+				t.Errorf("%v pattern on %q: %v, want %v", g, s, got, tt.ok)
+			}
+			if _, err := g.Parse(s); (err == nil) != tt.ok {
+				t.Errorf("%v.Parse(%q): %v, want ok %v", g, s, err, tt.ok)
+			}
+		}
+		checkPattern(t, s)
+	}
+}
+
+// Only a host that Parse sends through IDNA is exempt from the check
+// that Pattern accepts exactly what Parse accepts (DESIGN.md "Finding
+// ftp URLs in text"; "Parts" says which hosts go through IDNA).
+func TestOnlyIDNHostsAreExemptFromThePatternCheck(t *testing.T) {
+	for _, tt := range []struct {
+		g    Grammar
+		url  string
+		idna bool
+	}{
+		{Lenient, "ftp://b%C3%BCcher.example/", true},
+		{RFC3986, "ftp://b%C3%BCcher.example/", true},
+		{Lenient, "ftp://bücher.example/", true},
+		{RFC3986, "ftp://bücher.example/", false}, // refused raw, before decoding
+		{Lenient, "ftp://%78n--bcher-kva.example/", true},
+		{RFC1738, "ftp://XN--bcher-kva.example/", true},
+		{Lenient, "ftp://a%2Eb/", false},
+		{Lenient, "ftp://a.%31/", false},
+		{RFC3986, "ftp://u@%5Bx%5D:21/", false},
+		{RFC2396, "ftp://a%41/", false},
+	} {
+		if got := hostGoesThroughIDNA(tt.g, tt.url); got != tt.idna {
+			t.Errorf("%v: hostGoesThroughIDNA(%q) = %v, want %v", tt.g, tt.url, got, tt.idna)
+		}
+	}
+}
+
 // Letters are classes, never (?i), which in Go also matches U+212A
 // (Kelvin sign) and U+017F (long s) (DESIGN.md).
 func TestPatternIsCaseInsensitiveWithoutFoldingUnicode(t *testing.T) {
@@ -348,7 +419,8 @@ func randomURL(r *rand.Rand) string {
 	b.WriteString(pick("ftp.example.com", "h", "1.2.3.4", "Host.Example.", "255.255.255.255", "1.2.3.256",
 		"01.2.3.4", "host.123", "0x7f.1", "a.0x", "a_b.c", "-a.b", "a-.b", "a..b", "[::1]", "[2001:db8::7]",
 		"[::ffff:1.2.3.4]", "[1:2:3:4:5:6:7::]", "[1:2:3:4:5:6:7:8:9]", "[v1.x]", "[::1%25e]", "[::1", "bücher.example",
-		"xn--bcher-kva.example", "%41", "ex%2Eample", "a,b", "a!b", "", "127.0.0.1.", "1.2.3", "9a.b", "a.9b", "_a.b"))
+		"xn--bcher-kva.example", "%41", "ex%2Eample", "a.%31", "%31.2.3.4", "a.0%78", "%2E", "a%2E%2Eb", "a%2Fb",
+		"%5Bx%5D", "b%C3%BCcher", "%78n--a", "a%5f-b", "1.2.3.%32%35%36", "a,b", "a!b", "", "127.0.0.1.", "1.2.3", "9a.b", "a.9b", "_a.b"))
 	if r.IntN(3) == 0 {
 		b.WriteString(":" + pick("21", "65535", "0021", "0", "65536", "", "x", "99999", "1"))
 	}
