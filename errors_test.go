@@ -122,6 +122,24 @@ func TestErrorPrecedence(t *testing.T) {
 	}
 }
 
+// DESIGN.md "The API": Offset is where the reported fault is; of two
+// faults that rank the same, the one earlier in the input is reported,
+// whatever part or check finds it first.
+func TestOfTwoFaultsOfOneRankTheEarlierIsReported(t *testing.T) {
+	tests := []errorCase{
+		// RFC 3986 §3.3 with the 2011 draft §3.1: ";" in a segment other
+		// than the final ";type=" is not a pchar-nsc, nor is " ".
+		{RFC3986, "ftp://h/a;b c/d", ErrPath, 9, `the ";" before the " "`},
+		{RFC3986, "ftp://h/a b;c/d", ErrPath, 9, `the " " before the ";"`},
+		{RFC3986, "ftp://h/a b/c d", ErrPath, 9, "the first of two spaces"},
+		{Lenient, "ftp://h/a%zz/b%qq", ErrEscape, 9, "the first of two bad escapes"},
+		{Lenient, "ftp://h/%0A/%0D", ErrControl, 8, "the first of two control escapes"},
+	}
+	for _, tt := range tests {
+		checkError(t, tt)
+	}
+}
+
 // errors.Is and errors.As see through *Error to exactly one sentinel.
 func TestErrorsIsAndAs(t *testing.T) {
 	sentinels := []error{ErrScheme, ErrUserinfo, ErrHost, ErrPort, ErrEscape, ErrPath, ErrTypecode, ErrControl}
@@ -212,9 +230,10 @@ func TestErrorURLIsCutTo256Bytes(t *testing.T) {
 	if _, err := Parse(snow); !errors.As(err, &e) {
 		t.Fatalf("Parse(snow) = %v", err)
 	}
-	cut, ok := strings.CutSuffix(e.URL, "…")
-	if !ok || len(cut) > 256 || !strings.HasPrefix(snow, cut) || !utf8.ValidString(e.URL) {
-		t.Errorf("URL = %q: want a valid UTF-8 prefix of at most 256 bytes and \"…\"", e.URL)
+	// The cut steps back to the start of that "☃": the 255 bytes
+	// before it, then "…".
+	if want := snow[:255] + "…"; e.URL != want || !utf8.ValidString(e.URL) {
+		t.Errorf("URL = %q (%d bytes), want the first 255 bytes and \"…\" (%d bytes)", e.URL, len(e.URL), len(want))
 	}
 }
 

@@ -3,6 +3,7 @@ package ftpurl
 import (
 	"errors"
 	"flag"
+	"net"
 	"strings"
 	"testing"
 
@@ -446,6 +447,39 @@ func TestAddressDefaultsToPort21(t *testing.T) {
 	}
 	if got := (&URL{Host: "h"}).Address(); got != "h:21" {
 		t.Errorf("URL{Host: h}.Address() = %q, want h:21", got)
+	}
+}
+
+// URL.Address (DESIGN.md "Parts": Port 0 means none, 21 applies;
+// RFC 1738 §3.2) gives net.Dial's form: an IPv6 host in brackets, and the
+// port that net.SplitHostPort reads back, 21 for Port 0 and 21.
+func TestAddressBracketsIPv6AndDefaultsPort0To21(t *testing.T) {
+	tests := []struct {
+		u          *URL
+		want, port string
+	}{
+		{MustParse("ftp://[2001:DB8:0:0::1]/"), "[2001:db8::1]:21", "21"},
+		{MustParse("ftp://[2001:db8::1]:21/"), "[2001:db8::1]:21", "21"},
+		{MustParse("ftp://[2001:db8::1]:2121/"), "[2001:db8::1]:2121", "2121"},
+		{MustParse("ftp://[::FFFF:192.0.2.1]:2121/"), "[::ffff:192.0.2.1]:2121", "2121"},
+		{&URL{Host: "2001:db8::1", Port: 0}, "[2001:db8::1]:21", "21"},
+		{&URL{Host: "h", Port: 0}, "h:21", "21"},
+		{&URL{Host: "h", Port: 21}, "h:21", "21"},
+		{&URL{Host: "h", Port: 2121}, "h:2121", "2121"},
+	}
+	for _, tt := range tests {
+		got := tt.u.Address()
+		if got != tt.want {
+			t.Errorf("%#v.Address() = %q, want %q", *tt.u, got, tt.want)
+		}
+		if host, port, err := net.SplitHostPort(got); err != nil || host != tt.u.Host || port != tt.port {
+			t.Errorf("net.SplitHostPort(%q) = %q, %q, %v; want %q, %q", got, host, port, err, tt.u.Host, tt.port)
+		}
+	}
+	// Parse refuses port 0 (DESIGN.md "Grammars": a port is 1..65535), so
+	// only a URL built by hand has Port 0, and that is "none".
+	if u, err := Parse("ftp://h:0/"); !errors.Is(err, ErrPort) {
+		t.Errorf("Parse(ftp://h:0/) = %v, %v; want ErrPort", u, err)
 	}
 }
 
