@@ -59,6 +59,9 @@ func (g Grammar) FindAll(text string, n int) []Match {
 		return nil
 	}
 	f := finder{g: g, text: text, t: &findTables[g]}
+	if f.t.ps.ucs {
+		f.textUCS, f.hostUCS = inText, isHostUCS
+	}
 	var out []Match
 	next := 0 // matches do not overlap
 	for i := 0; i < len(text); {
@@ -68,7 +71,7 @@ func (g Grammar) FindAll(text string, n int) []Match {
 		}
 		c := i + j
 		i = c + 1
-		if c < 3 || text[c-3]|0x20 != 'f' || text[c-2]|0x20 != 't' || text[c-1]|0x20 != 'p' {
+		if c < 3 || !hasPrefixFold(text[c-3:], "ftp:") {
 			continue
 		}
 		s := c - 3
@@ -129,7 +132,6 @@ type findTable struct {
 	bits    [256]uint8
 	authEnd [256]bool // ends the authority
 	pathEnd [256]bool // ends the path
-	types   [256]bool // typecode letters
 	ps      partSets
 }
 
@@ -145,9 +147,6 @@ var findTables = func() (t [4]findTable) {
 			}
 			if ps.pathEnd.has(b) {
 				ft.pathEnd[c] = true
-			}
-			if ps.types.has(b) {
-				ft.types[c] = true
 			}
 			if isTerminator(b) {
 				continue
@@ -182,6 +181,10 @@ type finder struct {
 	g    Grammar
 	text string
 	t    *findTable
+
+	// The non-ASCII characters allowed raw in text and in a host name;
+	// nil in the grammars that allow none.
+	textUCS, hostUCS func(rune) bool
 
 	path     pathRun
 	pathOK   bool
@@ -233,28 +236,45 @@ func (f *finder) match(s int) (Match, bool) {
 	return Match{Start: s, End: end, URL: u}, true
 }
 
+// atom returns the length of the character at text[i], i < lim, if a
+// part whose raw bytes have bit may hold it: 1 for such a byte, 3 for
+// a valid escape (of any octet: what it encodes is a semantic check),
+// the UTF-8 length of a non-ASCII rune that ucs accepts (nil: none);
+// and 0 if the part cannot hold it. Every scan of FindAll steps with it.
+func (f *finder) atom(i, lim int, bit uint8, ucs func(rune) bool) int {
+	text := f.text
+	c := text[i]
+	switch {
+	case f.t.bits[c]&bit != 0:
+		return 1
+	case c == '%':
+		if validEscape(text[:lim], i) {
+			return 3
+		}
+	case c >= utf8.RuneSelf && ucs != nil:
+		if r, n := utf8.DecodeRuneInString(text[i:lim]); ucs(r) {
+			return n
+		}
+	}
+	return 0
+}
+
+// run returns the end of the run of atoms (above) from i up to lim.
+func (f *finder) run(i, lim int, bit uint8, ucs func(rune) bool) int {
+	for i < lim {
+		n := f.atom(i, lim, bit, ucs)
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
 // authorityEnd returns where the longest run of characters that may
 // appear in an authority, starting at x, ends.
 func (f *finder) authorityEnd(x int) int {
-	text, t := f.text, f.t
-	for i := x; i < len(text); {
-		c := text[i]
-		switch {
-		case t.bits[c]&fAuth != 0:
-			i++
-		case c == '%' && validEscape(text, i):
-			i += 3
-		case c >= utf8.RuneSelf && t.ps.ucs:
-			r, n := utf8.DecodeRuneInString(text[i:])
-			if !inText(r) {
-				return i
-			}
-			i += n
-		default:
-			return i
-		}
-	}
-	return len(text)
+	return f.run(x, len(f.text), fAuth, f.textUCS)
 }
 
 // authority returns the largest e <= lim such that text[x:e] is a
@@ -285,31 +305,14 @@ func (f *finder) authority(x, lim int) int {
 }
 
 // userinfoEnd returns the end of the longest valid userinfo that starts
-// at x and ends at or before lim.
+// at x and ends at or before lim: a user name, and after its first ":"
+// a password.
 func (f *finder) userinfoEnd(x, lim int) int {
-	text, t := f.text, f.t
-	bit := fUser
-	for i := x; i < lim; {
-		c := text[i]
-		switch {
-		case t.bits[c]&bit != 0:
-			i++
-		case c == ':' && bit == fUser:
-			bit = fPass
-			i++
-		case c == '%' && validEscape(text, i):
-			i += 3
-		case c >= utf8.RuneSelf && t.ps.ucs:
-			r, n := utf8.DecodeRuneInString(text[i:lim])
-			if !inText(r) {
-				return i
-			}
-			i += n
-		default:
-			return i
-		}
+	i := f.run(x, lim, fUser, f.textUCS)
+	if i < lim && f.text[i] == ':' {
+		i = f.run(i+1, lim, fPass, f.textUCS)
 	}
-	return lim
+	return i
 }
 
 // hostport returns the largest e <= lim such that text[h:e] is a host
@@ -335,25 +338,7 @@ func (f *finder) hostport(h, lim int) int {
 			return -1
 		}
 	default:
-		i := h
-	name:
-		for i < lim {
-			c := text[i]
-			switch {
-			case t.bits[c]&fHost != 0:
-				i++
-			case c == '%' && validEscape(text, i):
-				i += 3
-			case c >= utf8.RuneSelf && t.ps.ucs:
-				r, n := utf8.DecodeRuneInString(text[i:lim])
-				if !isHostUCS(r) {
-					break name
-				}
-				i += n
-			default:
-				break name
-			}
-		}
+		i := f.run(h, lim, fHost, f.hostUCS)
 		if i == h {
 			return -1
 		}
@@ -482,128 +467,64 @@ func (f *finder) pathFrom(q int) pathRun {
 	return f.path
 }
 
-// Path states. Strict grammars: in a segment, after 1..5 bytes of
-// ";type" or all of ";type=", after the typecode letter. Lenient, where
-// ";" is data: 0..5 bytes of ";type=" matched in a segment that holds no
-// ";type=" yet (accepting), the same after a ";type=" (6..11), just
-// after ";type=" (12), and just after ";type=X" (13, accepting): a last
-// segment that holds ";type=" must end with ";type=X" (splitTypecode).
-const (
-	stSeg       = 0
-	stTyped     = 7
-	stDirty     = 6
-	stTypeEq    = 12
-	stTypeDone  = 13
-	stDead      = -1
-	typePattern = ";type="
-)
-
-func (f *finder) accepting(st int) bool {
-	if f.t.ps.semicolonSeg {
-		return st <= 5 || st == stTypeDone
-	}
-	return st == stSeg || st == stTyped
-}
-
-// step moves the path automaton on the atom a: a lower-case ASCII byte,
-// or 0 for an escape or a non-ASCII character.
-func (f *finder) step(st int, a byte) int {
-	if !f.t.ps.semicolonSeg {
-		switch {
-		case st == stSeg:
-			if a == ';' {
-				return 1
-			}
-			return stSeg
-		case st <= 5:
-			if a == typePattern[st] {
-				return st + 1
-			}
-		case st == 6:
-			if f.t.types[a] {
-				return stTyped
-			}
-		}
-		return stDead
-	}
-	switch st {
-	case stTypeEq:
-		if 'a' <= a && a <= 'z' {
-			return stTypeDone
-		}
-	case stTypeDone:
-	default:
-		base, k := 0, st
-		if st >= stDirty {
-			base, k = stDirty, st-stDirty
-		}
-		switch {
-		case k == 5 && a == '=':
-			return stTypeEq
-		case a == ';':
-			return base + 1
-		case 1 <= k && k <= 4 && a == typePattern[k]:
-			return base + k + 1
-		}
-		return base
-	}
-	if a == ';' {
-		return stDirty + 1
-	}
-	return stDirty
-}
-
+// scanPath scans the path from the "/" at q. A path is valid up to a
+// point when the last segment so far holds no typeParam (";type=", any
+// case), or ends with the one that splitTypecode takes followed by one
+// letter that the grammar allows (Grammar.allowsType); in a strict
+// grammar, whose segments hold no other ";", that ends the path.
 func (f *finder) scanPath(q int) pathRun {
 	text, t := f.text, f.t
+	lenient := t.ps.semicolonSeg
 	r := pathRun{q: q, acc: q + 1, ctl: -1}
 	lastCtl := -1
-	st := stSeg
+	// In the current segment, a prefix that ends at e is valid when
+	// e <= untyped (before a ";type=" is complete) or e == typed (just
+	// after ";type=X").
+	untyped, typed := len(text), -1
 	i := q + 1
-	for ; i < len(text); i++ {
+	for i < len(text) {
 		c := text[i]
-		var a byte
+		n := 1
 		switch {
 		case c == '/':
-			// A strict grammar's ";" starts the typecode, which ends the
-			// path; in Lenient a segment that is not the last holds
-			// anything.
-			if !f.t.ps.semicolonSeg && st != stSeg {
-				r.stop = i
-				return r
-			}
-			st = stSeg
+			untyped, typed = len(text), -1
 			r.acc, r.ctl = i+1, lastCtl
+			i++
 			continue
 		case t.pathEnd[c]:
-			r.stop, r.alive = i, f.accepting(st)
+			r.stop, r.alive = i, i <= untyped || i == typed
 			return r
-		case t.bits[c]&fSeg != 0 || c == ';':
-			a = c | 0x20 // lower case for letters; ";" and "=" unchanged
-			if chars[c]&cAlpha == 0 {
-				a = c
+		case c == ';' && hasPrefixFold(text[i:], typeParam):
+			k := i + len(typeParam) // the typecode letter
+			letter := false
+			if k < len(text) {
+				tc, ok := Typecode(text[k]).lower()
+				letter = ok && f.g.allowsType(tc)
 			}
-		case c == '%' && validEscape(text, i):
-			if isControl(unhex(text[i+1])<<4 | unhex(text[i+2])) {
-				lastCtl = i
+			if !lenient {
+				r.stop = i
+				if letter {
+					r.acc, r.ctl, r.stop = k+1, lastCtl, k+1
+					r.alive = k+1 < len(text) && t.pathEnd[text[k+1]]
+				}
+				return r
 			}
-			i += 2
-		case c >= utf8.RuneSelf && t.ps.ucs:
-			rr, n := utf8.DecodeRuneInString(text[i:])
-			if !inText(rr) {
+			untyped = min(untyped, k-1)
+			if letter {
+				typed = k + 1
+			}
+		default:
+			if n = f.atom(i, len(text), fSeg, f.textUCS); n == 0 {
 				r.stop = i
 				return r
 			}
-			i += n - 1
-		default:
-			r.stop = i
-			return r
+			if c == '%' && isControl(escapedByte(text, i)) {
+				lastCtl = i
+			}
 		}
-		if st = f.step(st, a); st == stDead {
-			r.stop = i
-			return r
-		}
-		if f.accepting(st) {
-			r.acc, r.ctl = i+1, lastCtl
+		i += n
+		if i <= untyped || i == typed {
+			r.acc, r.ctl = i, lastCtl
 		}
 	}
 	r.stop = i
@@ -632,25 +553,8 @@ func (f *finder) fragmentFrom(x int) int {
 // scanRun returns the end of the run of characters of class bit from x,
 // escapes of any octet included, and whether a "#" ends it.
 func (f *finder) scanRun(x int, bit uint8) (int, bool) {
-	text, t := f.text, f.t
-	for i := x; i < len(text); {
-		c := text[i]
-		switch {
-		case t.bits[c]&bit != 0:
-			i++
-		case c == '%' && validEscape(text, i):
-			i += 3
-		case c >= utf8.RuneSelf && t.ps.ucs:
-			r, n := utf8.DecodeRuneInString(text[i:])
-			if !inText(r) {
-				return i, false
-			}
-			i += n
-		default:
-			return i, c == '#'
-		}
-	}
-	return len(text), false
+	i := f.run(x, len(f.text), bit, f.textUCS)
+	return i, i < len(f.text) && f.text[i] == '#'
 }
 
 // isTrailing reports whether r is a character that Lenient may drop

@@ -403,3 +403,30 @@ func BenchmarkFindAllLenient(b *testing.B) {
 		Lenient.FindAll(text, -1)
 	}
 }
+
+// Only a final ";type=X" with a letter the grammar allows is a typecode
+// (DESIGN.md "Parts"; 2011 draft §3.1 typecode-part ends the path;
+// RFC 1738 §5 ftptype [AIDaid]). FindAll takes the longest prefix that
+// has one or none: in the strict grammars any other ";" ends the URL;
+// in Lenient ";" is data, but a last segment holding ";type=" must end
+// with ";type=X".
+func TestFindAllEndsThePathAtTheTypecode(t *testing.T) {
+	checkFindCases(t, RFC3986, []findCase{
+		{"typecode then a segment", "ftp://h/a;type=i/b", []string{"ftp://h/a;type=i"}},
+		{"typecode then more", "ftp://h/a;type=ix", []string{"ftp://h/a;type=i"}},
+		{"typecode then a query", "ftp://h/a;TYPE=I?q", []string{"ftp://h/a;TYPE=I?q"}},
+		{"not a typecode", "ftp://h/a;typo", []string{"ftp://h/a"}},
+		{"no letter", "ftp://h/a;type=%41", []string{"ftp://h/a"}},
+	})
+	checkFindCases(t, RFC1738, []findCase{
+		{"d is RFC 1738", "ftp://h/a;type=d", []string{"ftp://h/a;type=d"}},
+		{"e is not", "ftp://h/a;type=e", []string{"ftp://h/a"}},
+	})
+	checkFindCases(t, Lenient, []findCase{
+		{"second typecode without a letter", "ftp://h/a;type=i;type= x", []string{"ftp://h/a;type=i"}},
+		{"two typecodes", "ftp://h/a;type=i;type=d x", []string{"ftp://h/a;type=i;type=d"}},
+		{"a typecode that is not one letter", "ftp://h/x;type=ab x", []string{"ftp://h/x;type=a"}},
+		{"no letter after the last", "ftp://h/x;type=1 x", []string{"ftp://h/x;type"}},
+		{"data semicolons, then a segment", "ftp://h/a;type=ab/c;d x", []string{"ftp://h/a;type=ab/c;d"}},
+	})
+}

@@ -17,9 +17,14 @@ import (
 // allowed), a dotted quad is four numbers 0..255 without leading zeros,
 // a host name whose last label is all digits or starts with "0x" is
 // refused, and no percent-escape in the userinfo, host or path encodes a
-// control character. The exception is IDNA, which no regular language
-// can check: for a host that Parse sends through IDNA (one that holds
-// non-ASCII characters, a percent-escape, or a label beginning "xn--"),
+// control character. Parse decodes a host before it checks it, and so
+// does the pattern: in Lenient and RFC3986 a host may hold only the
+// escapes of letters, digits, "-", "_" and "." (%2E separates labels,
+// %30-%39 are digits of a dotted quad) and of bytes outside ASCII.
+//
+// The exception is IDNA, which no regular language can check: for a
+// host that Parse sends through IDNA (one that, once percent-decoded,
+// holds non-ASCII characters or a label beginning "xn--" in any case),
 // the pattern checks only which characters appear, so it may accept a
 // host that Parse refuses, and in Lenient it refuses non-ASCII
 // punctuation and spaces in a host, which IDNA might map.
