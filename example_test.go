@@ -1,11 +1,58 @@
 package ftpurl_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/ftpurl/ftpurl"
 )
+
+// Parse an ftp URL, log in as it says, and send the commands of its
+// Plan: the 2011 draft §3.2.2 and §3.2.3, step by step.
+func Example() {
+	u, err := ftpurl.Parse("ftp://ftp.example.com/pub/gnu/hello-2.12.tar.gz;type=i")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	user, pass, _ := u.Login()
+	fmt.Println("dial", u.Address())
+	fmt.Println("USER", user)
+	fmt.Println("PASS", pass)
+	p, err := u.Plan()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range p.Commands() {
+		fmt.Println(line)
+	}
+	// Output:
+	// dial ftp.example.com:21
+	// USER anonymous
+	// PASS anonymous@
+	// CWD pub
+	// CWD gnu
+	// TYPE I
+	// RETR hello-2.12.tar.gz
+}
+
+// A URL holds the parts that an FTP client uses, decoded: Dirs are the
+// CWD arguments (a "%2F" is a "/" inside one, RFC 1738 §3.2.2), Name
+// the file, Type the final ";type=". Port 0 means the URL has none.
+func ExampleURL() {
+	u := ftpurl.MustParse("ftp://Alice:s3cret@FTP.Example.com/a%20b/%2Fetc/motd;type=A?v=1#top")
+	fmt.Printf("user %q, host %q, port %d\n", u.User.Username(), u.Host, u.Port)
+	fmt.Printf("dirs %q, name %q, type %q\n", u.Dirs, u.Name, u.Type)
+	fmt.Printf("query %q, fragment %q\n", u.RawQuery, u.Fragment)
+	fmt.Println(u.Redacted())
+	// Output:
+	// user "Alice", host "ftp.example.com", port 0
+	// dirs ["a b" "/etc"], name "motd", type "a"
+	// query "v=1", fragment "top"
+	// ftp://Alice:xxxxx@ftp.example.com/a%20b/%2Fetc/motd;type=a?v=1#top
+}
 
 // RFC 1738 §3.2.2: "%2F" is a "/" inside one directory name, so this
 // URL means "CWD /etc", then "RETR motd".
@@ -63,6 +110,43 @@ func ExampleGrammar_Parse() {
 	// rfc1738: name "file?v=2", query ""
 	// rfc2396: invalid path
 	// rfc3986: name "file", query "v=2"
+}
+
+// A Grammar selects the document that Parse follows. They differ on
+// ";" in a segment (data only in Lenient; RFC 1738 §3.2.2 keeps it for
+// ";type="), on an empty user name (RFC3986 is the 2011 draft §3.1,
+// whose user is not empty), on "_" in a host name (not in the hostname
+// of RFC 1738 §3.1 or RFC 2396 §3.2.2), and on raw text outside ASCII
+// (Lenient only, which reads IRIs as the 2011 draft §4.1 describes).
+func ExampleGrammar() {
+	grammars := []ftpurl.Grammar{ftpurl.Lenient, ftpurl.RFC1738, ftpurl.RFC2396, ftpurl.RFC3986}
+	for _, raw := range []string{"ftp://h/a;b", "ftp://@h/", "ftp://my_host/", "ftp://h/ĉ"} {
+		fmt.Printf("%-15s", raw)
+		for _, g := range grammars {
+			if _, err := g.Parse(raw); err != nil {
+				fmt.Printf(" %s:%v", g, errors.Unwrap(err))
+			} else {
+				fmt.Printf(" %s:ok", g)
+			}
+		}
+		fmt.Println()
+	}
+	// Output:
+	// ftp://h/a;b     lenient:ok rfc1738:invalid path rfc2396:invalid path rfc3986:invalid path
+	// ftp://@h/       lenient:ok rfc1738:ok rfc2396:ok rfc3986:invalid userinfo
+	// ftp://my_host/  lenient:ok rfc1738:invalid host rfc2396:invalid host rfc3986:ok
+	// ftp://h/ĉ       lenient:ok rfc1738:invalid path rfc2396:invalid path rfc3986:invalid path
+}
+
+// A Grammar marshals to its name, so it can be a configuration value.
+func ExampleGrammar_MarshalText() {
+	b, err := json.Marshal(struct{ Grammar ftpurl.Grammar }{ftpurl.RFC1738})
+	fmt.Println(string(b), err)
+	_, err = ftpurl.Grammar(9).MarshalText()
+	fmt.Println(err)
+	// Output:
+	// {"Grammar":"rfc1738"} <nil>
+	// ftpurl: unknown grammar 9
 }
 
 func ExampleGrammar_String() {
@@ -145,6 +229,19 @@ func ExampleUserPassword() {
 	// ftp://user1:xxxxx@example.net/
 }
 
+// A Userinfo is decoded (RFC 1738 §3.2.1), and a nil one, as in a URL
+// without userinfo, has an empty name and no password.
+func ExampleUserinfo() {
+	for _, raw := range []string{"ftp://jo%40home:p%3Ass@h/", "ftp://h/"} {
+		ui := ftpurl.MustParse(raw).User
+		p, ok := ui.Password()
+		fmt.Printf("nil %v, name %q, password %q set %v\n", ui == nil, ui.Username(), p, ok)
+	}
+	// Output:
+	// nil false, name "jo@home", password "p:ss" set true
+	// nil true, name "", password "" set false
+}
+
 // RFC 1738 §3.2.1: "ftp://@host.com/" has an empty user name, while
 // "ftp://host.com/" has no userinfo at all.
 func ExampleUserinfo_Username() {
@@ -202,4 +299,41 @@ func ExampleError() {
 	// parse ftp://fellow:xxxxx@example.com:70000/ 33
 	// true
 	// ftpurl: parse "ftp://fellow:xxxxx@example.com:70000/": invalid port at offset 33: port is greater than 65535
+}
+
+// A Typecode's String is its letter as URL.String writes it, in lower
+// case; "" for none; and the byte in hex for a value that is no letter.
+func ExampleTypecode_String() {
+	fmt.Printf("%q %q %q\n", ftpurl.TypeImage, ftpurl.MustParse("ftp://h/;TYPE=D").Type, ftpurl.TypeNone)
+	fmt.Println(ftpurl.Typecode('\n'))
+	// Output:
+	// "i" "d" ""
+	// Typecode(0x0a)
+}
+
+// The message says the operation, the redacted URL, the fault and its
+// byte offset, and what is wrong in plain words.
+func ExampleError_Error() {
+	// Two faults in the path: the earlier, the ";", is reported.
+	_, err := ftpurl.RFC3986.Parse("ftp://h/a;b c/d")
+	fmt.Println(err)
+	// Output:
+	// ftpurl: parse "ftp://h/a;b c/d": invalid path at offset 9: ";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)
+}
+
+// Unwrap returns exactly one sentinel, so errors.Is tells the kind of
+// fault and a switch on it needs no string matching.
+func ExampleError_Unwrap() {
+	for _, raw := range []string{"ftp://h:99999/", "ftp://h/a%zz", "ftp://h/f%0D%0ADELE%20x", "ftp://h/f;type=xx"} {
+		_, err := ftpurl.Parse(raw)
+		var e *ftpurl.Error
+		if errors.As(err, &e) {
+			fmt.Printf("%s: %v, is ErrControl: %v\n", raw, e.Unwrap(), errors.Is(err, ftpurl.ErrControl))
+		}
+	}
+	// Output:
+	// ftp://h:99999/: invalid port, is ErrControl: false
+	// ftp://h/a%zz: invalid percent-escape, is ErrControl: false
+	// ftp://h/f%0D%0ADELE%20x: control character, is ErrControl: true
+	// ftp://h/f;type=xx: invalid typecode, is ErrControl: false
 }
