@@ -641,10 +641,11 @@ func checkGroups(t *testing.T, g Grammar, s string, u *URL, re *regexp.Regexp, l
 		// Lenient, where ";" is data: a name that holds ";type=" itself
 		// keeps the final ";type=X" in path (Pattern's doc comment).
 		last := path[strings.LastIndexByte(path, '/')+1:]
-		if len(last) < len(typeParam)+1 || !strings.Contains(strings.ToLower(last[:len(last)-len(typeParam)-1]), typeParam) {
+		name, code, at := splitTypecode(last)
+		if at < 0 || len(code) != 1 || !strings.Contains(strings.ToLower(name), typeParam) {
 			t.Errorf("%v: %q: path group %q has no type group, URL type %q", g, s, path, u.Type)
 		}
-		path = path[:len(path)-len(typeParam)-1]
+		path = path[:len(path)-len(last)] + name
 	} else if hasType && Typecode(strings.ToLower(typ)[0]) != u.Type {
 		t.Errorf("%v: %q: type group %q, URL type %q", g, s, typ, u.Type)
 	}
