@@ -469,3 +469,32 @@ func TestPatternIPv6IsWhatParseAccepts(t *testing.T) {
 		t.Errorf("only %d generated IPv6 literals are valid", accepted)
 	}
 }
+
+// IDN hosts follow the same label rule as ASCII names: "_" and "--" in
+// any place are allowed (DESIGN.md "Grammars": labels of letters,
+// digits, "-" and "_"; "Parts": IDNA processing as idna.Lookup), so the
+// pattern and FindAll accept the valid IDN hosts that Parse accepts.
+func TestPatternAndFindAllAcceptIDNHostsWithUnderscoreAndHyphens(t *testing.T) {
+	for _, s := range []string{
+		"ftp://bücher_x.example/",
+		"ftp://r3---sn-x.bücher.example/",
+		"ftp://b%C3%BCcher--x.example/",
+	} {
+		for _, g := range []Grammar{Lenient, RFC3986} {
+			if g == RFC3986 && !asciiOnly(s) {
+				continue // raw non-ASCII is Lenient's (DESIGN.md "Grammars")
+			}
+			u, err := g.Parse(s)
+			if err != nil {
+				t.Errorf("%v.Parse(%q): %v", g, s, err)
+				continue
+			}
+			if !anchoredPatterns()[g].MatchString(s) {
+				t.Errorf("%v pattern refuses %q, which Parse accepts as %q", g, s, u.Host)
+			}
+			if m := g.FindAll("see "+s+" now", -1); len(m) != 1 || m[0].URL.Host != u.Host {
+				t.Errorf("%v.FindAll finds %v in text around %q", g, m, s)
+			}
+		}
+	}
+}
