@@ -71,7 +71,8 @@ func (g Grammar) FindAll(text string, n int) []Match {
 		}
 		c := i + j
 		i = c + 1
-		if c < 3 || !hasPrefixFold(text[c-3:], "ftp:") {
+		// Most ":" in text are not after "ftp": three byte compares, no call.
+		if c < 3 || text[c-1]|0x20 != 'p' || text[c-2]|0x20 != 't' || text[c-3]|0x20 != 'f' {
 			continue
 		}
 		s := c - 3
