@@ -1,5 +1,7 @@
 package ftpurl
 
+import "strings"
+
 // Character classes, one bit per component and grammar, in one [256]
 // table (the way net/url's encoding table works). A byte is allowed raw
 // in a component when its entry has the component's bit. "%" is in no
@@ -103,4 +105,18 @@ func isUCSChar(r rune) bool {
 		return r&0xFFFF <= 0xFFFD // 1FFFD, 2FFFD, ... EFFFD
 	}
 	return false
+}
+
+// hasPrefixFold reports whether s begins with prefix, an ASCII string,
+// ignoring ASCII case only: strings.EqualFold on a slice of the same byte
+// length cannot match the long s (U+017F) or the Kelvin sign (U+212A),
+// which are longer than the letters they fold to.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// equalFoldASCII reports whether s equals the ASCII string t, ignoring
+// ASCII case only.
+func equalFoldASCII(s, t string) bool {
+	return len(s) == len(t) && hasPrefixFold(s, t)
 }

@@ -75,7 +75,7 @@ func (g Grammar) MarshalText() ([]byte, error) {
 // that String returns, in any case.
 func (g *Grammar) UnmarshalText(text []byte) error {
 	for i, name := range grammarNames {
-		if len(text) == len(name) && hasPrefixFold(string(text), name) {
+		if equalFoldASCII(string(text), name) {
 			*g = Grammar(i)
 			return nil
 		}

@@ -458,33 +458,6 @@ func (p *parser) segClass() uint32 {
 	return cPathLenient | allowUCS
 }
 
-// typecode checks the text after a final ";type=", which starts at
-// offset semi with the ";": exactly one letter that the grammar allows.
-// Path already checked its bytes for escapes and control characters.
-func (p *parser) typecode(semi int, code string) Typecode {
-	if len(code) == 1 {
-		if t, ok := Typecode(code[0]).lower(); ok {
-			if p.g.allowsType(t) {
-				return t
-			}
-			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()))
-			return 0
-		}
-	}
-	if code == "" {
-		p.fail(semi, ErrTypecode, `";type=" without a letter`)
-	} else {
-		end := semi + len(typeParam) + len(code)
-		if lo, hi, ok := passwordSpan(p.s); ok && lo < end && semi < hi {
-			// The code runs on into the text that Error.URL hides.
-			p.fail(semi, ErrTypecode, "typecode must be one letter")
-		} else {
-			p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
-		}
-	}
-	return 0
-}
-
 // query reads a query from the "?" at offset q and returns where the
 // fragment starts (or len(s)). RFC 2396 ftp URLs have none.
 func (p *parser) query(u *URL, q int) int {
@@ -524,15 +497,4 @@ func (p *parser) fragment(u *URL, f int) {
 // percent-encoded.
 func normalizeEscaped(s string) string {
 	return escape(s, cQuery3986, true)
-}
-
-// typeLetters names the typecodes grammar g allows, for messages.
-func (g Grammar) typeLetters() string {
-	switch g {
-	case RFC1738:
-		return "RFC 1738 §5 allows a, i and d"
-	case RFC2396:
-		return "the 1997 draft §2.3 allows a and i"
-	}
-	return "the 2011 draft §3.1 allows a letter"
 }

@@ -73,25 +73,7 @@ func (u *URL) Login() (user, password string, ok bool) {
 // case. It does not use strings.EqualFold, which would also take the
 // long s (U+017F) for "s" and the Kelvin sign (U+212A) for "k".
 func isAnonymous(name string) bool {
-	return asciiEqualFold(name, "anonymous") || asciiEqualFold(name, "ftp")
-}
-
-// asciiEqualFold reports whether s equals the lower-case ASCII string
-// lower, ignoring ASCII case only.
-func asciiEqualFold(s, lower string) bool {
-	if len(s) != len(lower) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
+	return equalFoldASCII(name, "anonymous") || equalFoldASCII(name, "ftp")
 }
 
 // hasLineBreak reports whether s holds CR, LF or NUL: the bytes that
@@ -165,7 +147,7 @@ func (m Method) MarshalText() ([]byte, error) {
 // that String returns, in any ASCII case.
 func (m *Method) UnmarshalText(text []byte) error {
 	for i, name := range methodNames {
-		if asciiEqualFold(string(text), name) {
+		if equalFoldASCII(string(text), name) {
 			*m = Method(i)
 			return nil
 		}
@@ -255,7 +237,7 @@ func (a Action) MarshalText() ([]byte, error) {
 // that String returns, in any ASCII case.
 func (a *Action) UnmarshalText(text []byte) error {
 	for i, name := range actionNames {
-		if i > 0 && asciiEqualFold(string(text), name) {
+		if i > 0 && equalFoldASCII(string(text), name) {
 			*a = Action(i)
 			return nil
 		}
@@ -448,24 +430,12 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	}
 	switch c.method {
 	case MultiCWD:
-		n := 0
-		for _, d := range dirs {
-			if d != "" {
-				n++
-			}
-		}
 		if root {
-			n++
+			p.Dirs = append(p.Dirs, "/")
 		}
-		if n > 0 {
-			p.Dirs = make([]string, 0, n)
-			if root {
-				p.Dirs = append(p.Dirs, "/")
-			}
-			for _, d := range dirs {
-				if d != "" {
-					p.Dirs = append(p.Dirs, d)
-				}
+		for _, d := range dirs {
+			if d != "" { // null segments send no CWD (§3.2.3 (1))
+				p.Dirs = append(p.Dirs, d)
 			}
 		}
 	case SingleCWD:

@@ -984,7 +984,7 @@ func TestMethodAndActionNames(t *testing.T) {
 	}
 	for _, text := range []string{"multicwd", "SingleCWD", "NOCWD"} {
 		var m Method
-		if err := m.UnmarshalText([]byte(text)); err != nil || !asciiEqualFold(text, m.String()) {
+		if err := m.UnmarshalText([]byte(text)); err != nil || !equalFoldASCII(text, m.String()) {
 			t.Errorf("UnmarshalText(%q) = %v, %v", text, m, err)
 		}
 		b, err := m.MarshalText()

@@ -1,9 +1,6 @@
 package ftpurl
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // A Typecode is the letter of a URL's final ";type=" (RFC 1738 §3.2.2,
 // 2011 draft §3.2.3.1), always lower case in a parsed URL.
@@ -74,8 +71,40 @@ func splitTypecode(seg string) (name, code string, at int) {
 	return seg, "", -1
 }
 
-// hasPrefixFold reports whether s begins with the ASCII prefix, ignoring
-// case. prefix holds no letter that Unicode folds to a non-ASCII rune.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+// typecode checks the text after a final ";type=", which starts at
+// offset semi with the ";": exactly one letter that the grammar allows.
+// Path already checked its bytes for escapes and control characters.
+func (p *parser) typecode(semi int, code string) Typecode {
+	if len(code) == 1 {
+		if t, ok := Typecode(code[0]).lower(); ok {
+			if p.g.allowsType(t) {
+				return t
+			}
+			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()))
+			return 0
+		}
+	}
+	if code == "" {
+		p.fail(semi, ErrTypecode, `";type=" without a letter`)
+	} else {
+		end := semi + len(typeParam) + len(code)
+		if lo, hi, ok := passwordSpan(p.s); ok && lo < end && semi < hi {
+			// The code runs on into the text that Error.URL hides.
+			p.fail(semi, ErrTypecode, "typecode must be one letter")
+		} else {
+			p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
+		}
+	}
+	return 0
+}
+
+// typeLetters names the typecodes grammar g allows, for messages.
+func (g Grammar) typeLetters() string {
+	switch g {
+	case RFC1738:
+		return "RFC 1738 §5 allows a, i and d"
+	case RFC2396:
+		return "the 1997 draft §2.3 allows a and i"
+	}
+	return "the 2011 draft §3.1 allows a letter"
 }
