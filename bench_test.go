@@ -180,6 +180,7 @@ var (
 	sinkStrings []string
 	sinkParts   ftpParts
 	sinkClass   = chars[0] // of the class table's type
+	sinkAlloc   *urlAlloc
 )
 
 // ftpParts is what an FTP client needs from a URL.
@@ -264,7 +265,8 @@ func perURL(b *testing.B, n, bytes int, f func()) {
 // BenchmarkCorpus runs, on each corpus, one pass over all its URLs:
 // op=Parse (this package), op=NetURLParse (net/url.Parse),
 // op=NetURLDecompose (netURLDecompose), op=Floor (classFloor),
-// op=String (String of the parsed URLs) and op=PlanCommands
+// op=Alloc (the one allocation of Parse, alone), op=String (String of
+// the parsed URLs) and op=PlanCommands
 // (Plan().Commands(), skipped while Plan returns nil).
 func BenchmarkCorpus(b *testing.B) {
 	for _, c := range benchCorpora {
@@ -300,6 +302,16 @@ func BenchmarkCorpus(b *testing.B) {
 		b.Run(prefix+"Floor", func(b *testing.B) {
 			perURL(b, len(urls), bytes, func() {
 				classFloor(urls)
+			})
+		})
+		b.Run(prefix+"Alloc", func(b *testing.B) {
+			// The one allocation Parse makes for a URL (the URL with
+			// room for its Userinfo and four directories), and nothing
+			// else: what no parser returning a new *URL can go below.
+			perURL(b, len(urls), bytes, func() {
+				for range urls {
+					sinkAlloc = new(urlAlloc)
+				}
 			})
 		})
 		b.Run(prefix+"String", func(b *testing.B) {
