@@ -23,7 +23,7 @@ func (p *parser) host(lo, hi int) string {
 	}
 	// Most hosts are ASCII names: the fast path. Any fault or other
 	// byte takes the path below, which says what is wrong and where.
-	if plain(s[lo:hi]) {
+	if p.plainHost {
 		if name, detail := normalizeName(p.g, s[lo:hi], false); detail == "" {
 			return name
 		}
@@ -140,15 +140,6 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 		h = strings.ToLower(h)
 	}
 	return h, ""
-}
-
-// plain reports whether every byte of h may be in a host name.
-func plain(h string) bool {
-	and := ^uint32(0)
-	for i := 0; i < len(h); i++ {
-		and &= chars[h[i]]
-	}
-	return and&cHostName != 0
 }
 
 // asciiOnly reports whether s is all ASCII.

@@ -37,12 +37,13 @@ type parser struct {
 
 	// The parts that a URL points to, gathered here so that the URL is
 	// copied to the heap once (see parse).
-	user     Userinfo
-	hasUser  bool
-	dirs     [4]string
-	ndirs    int
-	moreDirs []string // all the directories, once there are more than 4
-	next     int      // where path reads the next segment, for addDir
+	user      Userinfo
+	hasUser   bool
+	dirs      [4]string
+	ndirs     int
+	plainHost bool     // the host bytes are all in cHostName (see authority)
+	moreDirs  []string // all the directories, once there are more than 4
+	next      int      // where path reads the next segment, for addDir
 
 	// The fault that ranks first so far; err is nil while there is none.
 	// quotes says that detail quotes text of the input.
@@ -150,7 +151,7 @@ func (p *parser) addDir(d string) {
 // but the parser goes on so that a fault that ranks first is found.
 func (p *parser) scheme() (int, bool) {
 	s := p.s
-	if hasPrefixFold(s, "ftp://") {
+	if len(s) >= 6 && s[0]|0x20 == 'f' && s[1]|0x20 == 't' && s[2]|0x20 == 'p' && s[3:6] == "://" {
 		return len("ftp://"), true
 	}
 	// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
@@ -191,15 +192,19 @@ func (p *parser) authority(u *URL, i int) int {
 	s := p.s
 	end := i
 	at, colon, close := -1, -1, -1 // the last "@", ":" and "]"
+	and := ^uint32(0)              // the classes of the bytes after the last "@", and-ed
 loop:
 	for ; end < len(s); end++ {
 		c := s[end]
-		if chars[c]&cAuthority == 0 {
+		f := chars[c]
+		if f&cAuthority == 0 {
+			and &= f
 			continue
 		}
 		switch c {
 		case '@':
 			at = end // the last "@" ends the userinfo
+			and = ^uint32(0)
 		case ':':
 			colon = end
 		case ']':
@@ -212,6 +217,7 @@ loop:
 			break loop
 		}
 	}
+	p.plainHost = and&cHostName != 0
 	h := i
 	if at >= 0 {
 		p.userinfo(i, at)
@@ -402,11 +408,10 @@ func (p *parser) path(u *URL, lo int) int {
 	strict := p.g != Lenient
 loop:
 	for i < len(s) {
-		c := s[i]
-		if chars[c]&m != 0 {
-			i++
-			continue
+		if i = skip(s, i, m); i == len(s) {
+			break
 		}
+		c := s[i]
 		switch {
 		case c == '/':
 			if semi >= 0 && strict {
@@ -435,7 +440,10 @@ loop:
 	if start == lo && i == lo {
 		return i // no path: the same as "/" (2011 draft §3.2.3)
 	}
-	name, code, at := splitTypecode(s[start:i])
+	name, code, at := s[start:i], "", -1
+	if semi >= 0 { // only a segment with a ";" can end in ";type="
+		name, code, at = splitTypecode(name)
+	}
 	if semi >= 0 && strict && semi < start+len(name) {
 		p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
 	}
@@ -497,4 +505,14 @@ func (p *parser) fragment(u *URL, f int) {
 // percent-encoded.
 func normalizeEscaped(s string) string {
 	return escape(s, cQuery3986, true)
+}
+
+// skip returns the offset of the first byte at or after i that is not
+// in class m. A loop without calls, so that its variables stay in
+// registers.
+func skip(s string, i int, m uint32) int {
+	for i < len(s) && chars[s[i]]&m != 0 {
+		i++
+	}
+	return i
 }
