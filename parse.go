@@ -109,22 +109,44 @@ func parse(g Grammar, s string) (*URL, error) {
 	return p.result(&u), nil
 }
 
-// result returns a copy of u on the heap with the directories and the
-// userinfo gathered in p.
+// result returns a copy of u on the heap, with the directories and the
+// userinfo gathered in p, in one allocation sized to what it holds: a
+// smaller object is cheaper to allocate and for the GC to scan.
 func (p *parser) result(u *URL) *URL {
-	a := &urlAlloc{url: *u}
+	n := p.ndirs
 	switch {
-	case p.moreDirs != nil:
-		a.url.Dirs = p.moreDirs
-	case p.ndirs > 0:
-		a.dirs = p.dirs
-		a.url.Dirs = a.dirs[:p.ndirs:p.ndirs]
-	}
-	if p.hasUser {
-		a.user = p.user
+	case p.hasUser:
+		a := &urlAlloc{url: *u, user: p.user}
 		a.url.User = &a.user
+		switch {
+		case p.moreDirs != nil:
+			a.url.Dirs = p.moreDirs
+		case n > 0:
+			a.dirs = p.dirs
+			a.url.Dirs = a.dirs[:n:n]
+		}
+		return &a.url
+	case p.moreDirs != nil || n == 0:
+		v := new(URL)
+		*v = *u
+		v.Dirs = p.moreDirs // nil without directories
+		return v
+	case n <= 2:
+		a := &struct {
+			url  URL
+			dirs [2]string
+		}{url: *u}
+		copy(a.dirs[:], p.dirs[:n])
+		a.url.Dirs = a.dirs[:n:n]
+		return &a.url
+	default:
+		a := &struct {
+			url  URL
+			dirs [4]string
+		}{url: *u, dirs: p.dirs}
+		a.url.Dirs = a.dirs[:n:n]
+		return &a.url
 	}
-	return &a.url
 }
 
 // addDir appends a directory: to p.dirs while it has room, then to
