@@ -304,6 +304,8 @@ func TestErrorMessageNeverQuotesTheRedactedRange(t *testing.T) {
 		{Lenient, "ftp://h:S3cr3tPW/@x"},             // a port that is all password
 		{Lenient, "ftp://a:S3cr3tPW!b@c:S3@x:0/@y"},  // several "@"
 		{Lenient, "ftp://user:S3cr3t\u202ePW@h/"},    // refused character in the password
+		{Lenient, "ftp://user:S3cr3t\x01PW@h/"},      // a raw control character: not even its value ('\x01')
+		{RFC3986, "ftp://h:1/S3cr3t%01PW@x"},         // an escaped one in a path inside the range
 		{RFC3986, "ftp://user:S3cr3t\u00e9PW@h/"},    // non-ASCII in a strict password
 		{RFC1738, "ftp://user:S3cr3t;type=PW@h:0/x"}, // ";type=" inside the password is not a typecode
 	}
@@ -318,7 +320,7 @@ func TestErrorMessageNeverQuotesTheRedactedRange(t *testing.T) {
 			continue
 		}
 		msg := err.Error()
-		for _, secret := range []string{"S3cr3t", "cr3t", "PW", "'S'", "'1'", "U+202E", "U+00E9"} {
+		for _, secret := range []string{"S3cr3t", "cr3t", "PW", "'S'", "'1'", "U+202E", "U+00E9", "0x01", "%01"} {
 			if strings.Contains(msg, secret) {
 				t.Errorf("%v.Parse(%q): message %q quotes %q from the redacted range", tt.g, tt.in, msg, secret)
 			}

@@ -340,8 +340,10 @@ func (p *parser) port(lo, hi int) uint16 {
 // followed by two hex digits ErrEscape, anything else err.
 func (p *parser) failByte(i int, err error, part string, c byte) {
 	switch {
+	case isControl(c) && err == ErrUserinfo:
+		p.fail(i, ErrControl, "control character in the "+part) // no byte of a password
 	case isControl(c):
-		p.fail(i, ErrControl, fmt.Sprintf("control character %#02x in the %s", c, part))
+		p.failQuoting(i, ErrControl, fmt.Sprintf("control character %#02x in the %s", c, part))
 	case c == '%':
 		p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
 	case c >= utf8.RuneSelf:
@@ -390,7 +392,7 @@ func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) in
 			if err == ErrUserinfo {
 				p.fail(i, ErrControl, "percent-encoded control character in the "+part)
 			} else {
-				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
+				p.failQuoting(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
 			}
 		}
 		return 3
