@@ -42,7 +42,7 @@ func (p *parser) host(lo, hi int) string {
 			} else if p.g == RFC1738 || p.g == RFC2396 {
 				p.fail(i, ErrHost, "percent-encoding is not allowed in a host name (RFC 1738 §3.1)")
 			}
-			ok, pct = ok && p.g != RFC1738 && p.g != RFC2396, true
+			pct = true
 			i += 2
 		case c >= utf8.RuneSelf && p.g == Lenient:
 			nonASCII = true // an IRI's ihost (RFC 3987 §2.2); checked below
@@ -51,7 +51,7 @@ func (p *parser) host(lo, hi int) string {
 			ok = false
 		}
 	}
-	if !ok {
+	if !ok || pct && (p.g == RFC1738 || p.g == RFC2396) {
 		return ""
 	}
 	h := s[lo:hi]
@@ -66,10 +66,10 @@ func (p *parser) host(lo, hi int) string {
 }
 
 // normalizeName checks a decoded host name h and returns it in lower
-// case with every label an A-label (through hostProfile). idn says that h may hold non-ASCII;
-// an ASCII name with no label that starts with the ACE prefix "xn--"
-// (RFC 5890 §2.3.2.1, any case) never reaches idna. On failure it
-// returns a detail for ErrHost.
+// case with every label an A-label (through hostProfile). idn says that
+// h may hold non-ASCII; an ASCII name with no label that starts with the
+// ACE prefix "xn--" (RFC 5890 §2.3.2.1, any case) never reaches idna.
+// On failure it returns a detail for ErrHost.
 //
 // Every grammar: labels of letters, digits, "-" and "_", and an optional
 // final dot; a name whose last label is all digits or starts with "0x"

@@ -21,7 +21,7 @@ func FromURL(v *url.URL) (*URL, error) {
 	if v == nil {
 		return nil, newError("parse", "", -1, ErrScheme, "nil *url.URL")
 	}
-	if !strings.EqualFold(v.Scheme, "ftp") {
+	if !equalFoldASCII(v.Scheme, "ftp") {
 		return nil, newError("parse", v.Redacted(), 0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", v.Scheme))
 	}
 	return Lenient.Parse(v.String())

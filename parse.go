@@ -182,7 +182,7 @@ func (p *parser) scheme() (int, bool) {
 		k++
 	}
 	if k > 0 && k < len(s) && s[k] == ':' {
-		if !strings.EqualFold(s[:k], "ftp") {
+		if !equalFoldASCII(s[:k], "ftp") {
 			p.failQuoting(0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", s[:k]))
 		} else {
 			p.fail(k+1, ErrScheme, `"//" must follow "ftp:" (RFC 1738 §3.1)`)

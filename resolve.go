@@ -42,7 +42,7 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 	hasScheme := false
 	if k := strings.IndexAny(ref, ":/?#"); k >= 0 && ref[k] == ':' {
 		hasScheme = true
-		if !strings.EqualFold(ref[:k], "ftp") {
+		if !equalFoldASCII(ref[:k], "ftp") {
 			// Control characters and bad escapes rank first, as in Parse.
 			p.scan(0, k, cPrint|allowUCS, ErrScheme, "scheme", true)
 			detail := fmt.Sprintf("scheme %q is not ftp", ref[:k])
