@@ -322,7 +322,18 @@ func (p *printer) plan(u *ftpurl.URL) {
 		p.out.WriteString(c)
 		p.out.WriteByte('\n')
 	}
+	if pl.Fallback != nil {
+		p.out.WriteString(fallbackComment + "\n")
+		for _, c := range pl.Fallback.Commands() {
+			p.out.WriteString(c)
+			p.out.WriteByte('\n')
+		}
+	}
 }
+
+// fallbackComment introduces the lines of a RetrieveOrList plan's
+// Fallback in -plan's output (2011 draft §3.2.3 (4d)).
+const fallbackComment = "# when RETR is refused (550), list the name instead:"
 
 // The -json output. Strings are decoded octets, as in ftpurl.URL; JSON
 // shows a byte sequence that is not UTF-8 as U+FFFD, so "path" also
@@ -354,10 +365,26 @@ type loginJSON struct {
 type planJSON struct {
 	Host     string        `json:"host"`
 	Dirs     []string      `json:"dirs"`
-	Type     string        `json:"type,omitempty"`
+	Type     string        `json:"type"`
 	Action   ftpurl.Action `json:"action"` // MarshalText: "retrieve", "list", ...
 	Name     string        `json:"name,omitempty"`
 	Commands []string      `json:"commands"`
+	Fallback *planJSON     `json:"fallback,omitempty"` // retrieve-or-list: run when RETR is refused
+}
+
+func newPlanJSON(pl *ftpurl.Plan) *planJSON {
+	if pl == nil {
+		return nil
+	}
+	return &planJSON{
+		Host:     pl.Host,
+		Dirs:     nonNil(pl.Dirs),
+		Type:     pl.Type.String(),
+		Action:   pl.Action,
+		Name:     pl.Name,
+		Commands: nonNil(pl.Commands()),
+		Fallback: newPlanJSON(pl.Fallback),
+	}
 }
 
 func (p *printer) json(u *ftpurl.URL) {
@@ -389,14 +416,7 @@ func (p *printer) json(u *ftpurl.URL) {
 	if err != nil {
 		v.PlanError = err.Error()
 	} else {
-		v.Plan = &planJSON{
-			Host:     pl.Host,
-			Dirs:     nonNil(pl.Dirs),
-			Type:     pl.Type.String(),
-			Action:   pl.Action,
-			Name:     pl.Name,
-			Commands: nonNil(pl.Commands()),
-		}
+		v.Plan = newPlanJSON(pl)
 	}
 	enc := json.NewEncoder(p.out)
 	enc.SetEscapeHTML(false)

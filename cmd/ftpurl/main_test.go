@@ -295,27 +295,31 @@ func TestPlanPrintsCommands(t *testing.T) {
 		// 2011 draft §3.2.3 (4a): an empty name lists; (4b) type d is NLST.
 		name: "anonymous listing and NLST",
 		args: []string{"-plan", "ftp://ftp.example.com/pub/", "ftp://alice:s3cret@h/pub;type=d"},
-		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nLIST\n\nUSER alice\nPASS xxxxx\nNLST pub\n"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nTYPE A\nLIST\n\nUSER alice\nPASS xxxxx\nTYPE A\nNLST pub\n"},
 	}, {
 		// DESIGN.md "SingleCWD and NoCWD join the non-null Dirs".
 		name: "singlecwd",
 		args: []string{"-plan", "-method", "singlecwd", "ftp://h/a/b/c.txt;type=i"},
 		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD a/b\nTYPE I\nRETR c.txt\n"},
 	}, {
+		// 2011 draft §3.2.3 (4d): no typecode, so TYPE I and RETR, and
+		// the Fallback that lists the name when RETR is refused.
 		name: "nocwd reaches /etc/motd through %2F",
 		args: []string{"-plan", "-method", "nocwd", "ftp://h/a/%2Fetc/motd"},
-		want: result{stdout: "USER anonymous\nPASS xxxxx\nRETR /etc/motd\n"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nTYPE I\nRETR /etc/motd\n" +
+			"# when RETR is refused (550), list the name instead:\nCWD /etc/motd\nTYPE A\nLIST\n"},
 	}, {
 		// The 1997 draft §3.1 via WithAbsolutePaths: CWD / first.
 		name: "absolute",
 		args: []string{"-plan", "-absolute", "ftp://h/pub/f"},
-		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD /\nCWD pub\nRETR f\n"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD /\nCWD pub\nTYPE I\nRETR f\n" +
+			"# when RETR is refused (550), list the name instead:\nCWD f\nTYPE A\nLIST\n"},
 	}, {
 		// DESIGN.md "Plan refuses with ErrPath a LIST or NLST argument
 		// beginning with -": the URL fails, the next one is planned.
 		name:   "plan error",
 		args:   []string{"-plan", "ftp://h/-la;type=d", "ftp://h/f"},
-		want:   result{stdout: "USER anonymous\nPASS xxxxx\nRETR f\n", stderr: `ftpurl: plan "ftp://h/-la;type=d": invalid path`, status: 1},
+		want:   result{stdout: "USER anonymous\nPASS xxxxx\nTYPE I\nRETR f\n" + "# when RETR is refused (550), list the name instead:\nCWD f\nTYPE A\nLIST\n", stderr: `ftpurl: plan "ftp://h/-la;type=d": invalid path`, status: 1},
 		prefix: true,
 	}})
 }
@@ -332,7 +336,7 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 		name: "anonymous, no path, IPv6, port, query",
 		args: []string{"-json", "ftp://[2001:DB8::1]:2121?q&a#f"},
 		want: result{stdout: `{"url":"ftp://[2001:db8::1]:2121/?q&a#f","host":"2001:db8::1","port":2121,"address":"[2001:db8::1]:2121","path":"/","dirs":[],"name":"",` +
-			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"action":"list","commands":["LIST"]}}` + "\n"},
+			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n"},
 	}, {
 		// The action is Action.MarshalText's name (DESIGN.md "Login and
 		// Plan"): NLST for type d (2011 draft §3.2.3 (4b)), RETR-or-LIST
@@ -340,8 +344,9 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 		// case (Method.UnmarshalText), NoCWD joining the path.
 		name: "name-list and retrieve-or-list, method in upper case",
 		args: []string{"-json", "-method", "NOCWD", "ftp://h/a/b;type=d", "ftp://h/a/b"},
-		want: result{stdout: `{"url":"ftp://h/a/b;type=d","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"action":"name-list","name":"a/b","commands":["NLST a/b"]}}` + "\n" +
-			`{"url":"ftp://h/a/b","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"action":"retrieve-or-list","name":"a/b","commands":["RETR a/b"]}}` + "\n"},
+		want: result{stdout: `{"url":"ftp://h/a/b;type=d","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"a","action":"name-list","name":"a/b","commands":["TYPE A","NLST a/b"]}}` + "\n" +
+			`{"url":"ftp://h/a/b","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"i","action":"retrieve-or-list","name":"a/b","commands":["TYPE I","RETR a/b"],` +
+			`"fallback":{"host":"h","dirs":["a/b"],"type":"a","action":"list","commands":["CWD a/b","TYPE A","LIST"]}}}` + "\n"},
 	}, {
 		name: "password and plan error",
 		args: []string{"-json", "ftp://alice:s3cret@h/a%3Cb/-x;type=d"},
@@ -351,7 +356,7 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 	}, {
 		name: "one object a line",
 		args: []string{"-json", "ftp://a/", "ftp://b/f;type=i"},
-		want: result{stdout: `{"url":"ftp://a/","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"action":"list","commands":["LIST"]}}` + "\n" +
+		want: result{stdout: `{"url":"ftp://a/","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n" +
 			`{"url":"ftp://b/f;type=i","host":"b","port":21,"address":"b:21","path":"/f","dirs":[],"name":"f","type":"i","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"b","dirs":[],"type":"i","action":"retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
 	}})
 }
