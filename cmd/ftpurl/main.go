@@ -28,6 +28,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -275,6 +276,22 @@ func (p *printer) one(raw string) {
 	}
 }
 
+// mayHoldURL reports whether line holds "ftp:" in any ASCII case, where
+// every candidate URL starts.
+func mayHoldURL(line []byte) bool {
+	for i := 3; i < len(line); i++ {
+		j := bytes.IndexByte(line[i:], ':')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if bytes.EqualFold(line[i-3:i], []byte("ftp")) {
+			return true
+		}
+	}
+	return false
+}
+
 // urlString is the URL as the default and -find output show it.
 func (p *printer) urlString(u *ftpurl.URL) string {
 	if p.cfg.redact {
@@ -283,19 +300,44 @@ func (p *printer) urlString(u *ftpurl.URL) string {
 	return u.String()
 }
 
-// find prints each URL that the grammar finds in the text on stdin.
+// find prints each URL that the grammar finds in the text on stdin,
+// after its byte offset in the whole input. A URL never spans white
+// space or a control character (RFC 3986 Appendix C), so the text is
+// read a line at a time: memory stays bounded by the longest line,
+// however long the input.
 func (p *printer) find(stdin io.Reader) {
 	defer p.recoverBug()
-	text, err := io.ReadAll(stdin)
-	if err != nil {
-		p.fail(fmt.Errorf("ftpurl: reading standard input: %w", err))
-		return
-	}
-	for _, m := range p.cfg.grammar.FindAll(string(text), -1) {
-		p.out.WriteString(strconv.Itoa(m.Start))
-		p.out.WriteByte('\t')
-		p.out.WriteString(p.urlString(m.URL))
-		p.out.WriteByte('\n')
+	r := bufio.NewReaderSize(stdin, 64<<10)
+	var long []byte // a line longer than r's buffer, gathered
+	base := 0       // offset of the current line in the whole input
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
+			continue
+		}
+		if len(long) > 0 {
+			line = append(long, line...)
+			long = line[:0]
+		}
+		// Most lines of a log hold no "ftp:" and so no URL: they skip
+		// the copy into a string.
+		if mayHoldURL(line) {
+			for _, m := range p.cfg.grammar.FindAll(string(line), -1) {
+				p.out.WriteString(strconv.Itoa(base + m.Start))
+				p.out.WriteByte('\t')
+				p.out.WriteString(p.urlString(m.URL))
+				p.out.WriteByte('\n')
+			}
+		}
+		base += len(line)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			p.fail(fmt.Errorf("ftpurl: reading standard input: %w", err))
+			return
+		}
 	}
 }
 

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ftpurl/ftpurl"
 )
 
 // result is what one run of the command gives.
@@ -401,6 +406,74 @@ func TestFindPrintsURLsWithOffsets(t *testing.T) {
 		stdin: "at ftp://alice:s3cret@h/f",
 		want:  result{stdout: "3\tftp://alice:xxxxx@h/f\n"},
 	}})
+}
+
+// -find reads its input a line at a time (a URL never spans white space
+// or a control character, RFC 3986 Appendix C), yet finds what FindAll
+// finds in the whole text, at the same byte offsets in the whole input:
+// also across CRLF line ends and in lines longer than its read buffer.
+func TestFindReadsLinesButReportsOffsetsInTheWholeInput(t *testing.T) {
+	long := strings.Repeat("x", 200<<10) + " ftp://long.example/" + strings.Repeat("a", 100<<10) + " ftp://after/"
+	text := "a ftp://one/f\r\n\n" + long + "\nftp://two/;type=d (ftp://three/x).\nlast ftp://four/"
+	var want strings.Builder
+	for _, m := range ftpurl.Lenient.FindAll(text, -1) {
+		fmt.Fprintf(&want, "%d\t%s\n", m.Start, m.URL)
+	}
+	if n := strings.Count(want.String(), "\n"); n != 6 {
+		t.Fatalf("FindAll found %d URLs in the test text, want 6", n)
+	}
+	r := runCmd([]string{"-find"}, text)
+	if r.status != 0 || r.stdout != want.String() {
+		t.Errorf("ftpurl -find = %+v; want FindAll's:\n%s", r, want.String())
+	}
+}
+
+// lines is an io.Reader of n copies of line, made as they are read.
+type lines struct {
+	line string
+	n    int
+	off  int
+}
+
+func (l *lines) Read(p []byte) (int, error) {
+	if l.n == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p, l.line[l.off:])
+	if l.off += k; l.off == len(l.line) {
+		l.off, l.n = 0, l.n-1
+	}
+	return k, nil
+}
+
+// -find's memory does not grow with its input: 64 MiB of log lines, one
+// URL in each thousand, allocate a small fraction of that.
+func TestFindRunsInBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 64 MiB")
+	}
+	line := "2026-11-23 12:00:00 GET /index.html 200 1234 Mozilla/5.0 (X11) \n"
+	hit := "2026-11-23 12:00:01 fetch ftp://ftp.example.org/pub/f.tar.gz ok\n"
+	if len(line) != 64 || len(hit) != 64 {
+		t.Fatalf("lines of %d and %d bytes, want 64", len(line), len(hit))
+	}
+	const blocks = 1 << 10 // of 1024 lines: 64 MiB
+	block := hit + strings.Repeat(line, 1023)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var out bytes.Buffer
+	status := run([]string{"-find"}, &lines{line: block, n: blocks}, &out, io.Discard)
+	runtime.ReadMemStats(&after)
+	if want := "ftp://ftp.example.org/pub/f.tar.gz\n"; status != 0 || strings.Count(out.String(), want) != blocks {
+		t.Fatalf("status %d, %d URLs found, want %d", status, strings.Count(out.String(), want), blocks)
+	}
+	if !strings.HasPrefix(out.String(), "26\tftp://") || !strings.Contains(out.String(), "\n65562\tftp://") {
+		t.Errorf("offsets are not in the whole input: %q", out.String()[:60])
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("-find of %d MiB allocated %d bytes, want under 4 MiB", blocks*len(block)>>20, alloc)
+	}
 }
 
 // DESIGN.md "Passwords never leak": -json, -plan, -get and every error
