@@ -162,6 +162,12 @@ func toASCII(h string) (string, error) {
 	if err != nil {
 		return "", idnaError(err)
 	}
+	if label, ok := emptiedLabel(h, a); ok {
+		if hasPrefixFold(label, "xn--") {
+			return "", fmt.Errorf("IDNA: label %q has nothing after the ACE prefix (UTS #46 §4: no label may be empty)", label)
+		}
+		return "", fmt.Errorf("IDNA: label %q maps to nothing (UTS #46 §4: no label may be empty)", label)
+	}
 	u, err := hostProfile.ToUnicode(a)
 	if err != nil {
 		return "", idnaError(err)
@@ -175,6 +181,38 @@ func toASCII(h string) (string, error) {
 		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
 	}
 	return a, nil
+}
+
+// idnaDots are the label separators of UTS #46 §2.3: the full stop and
+// the three that map to it.
+var idnaDots = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".")
+
+// emptiedLabel returns a label of h that IDNA turned into an empty label
+// of a, and whether there is one. x/net/idna maps a bare "xn--" (the
+// ACE prefix of RFC 5890 §2.3.2.1 with no Punycode after it) and a label
+// of ignored characters (U+00AD) to "" without an error, so "h.xn--"
+// would come out as "h.", a different name. An empty label that was
+// empty in h too is left to normalizeName.
+func emptiedLabel(h, a string) (string, bool) {
+	if !strings.Contains(a, "..") && !strings.HasPrefix(a, ".") && !strings.HasSuffix(a, ".") {
+		return "", false
+	}
+	in := strings.Split(idnaDots.Replace(h), ".")
+	out := strings.Split(a, ".")
+	if len(in) != len(out) {
+		// A mapping made or removed a separator; no label of h can be
+		// paired with one of a, so any new empty label is refused.
+		if strings.HasSuffix(a, ".") && !strings.HasSuffix(idnaDots.Replace(h), ".") {
+			return in[len(in)-1], true
+		}
+		return "", false
+	}
+	for i, l := range out {
+		if l == "" && in[i] != "" {
+			return in[i], true
+		}
+	}
+	return "", false
 }
 
 // idnaError words an error of idna for ErrHost's detail.
