@@ -46,7 +46,10 @@
 // IPv6 zones are refused. Unicode hosts go through idna's Lookup
 // processing (UTS #46, non-transitional), except that "_" and "--" are
 // left to that label rule, so that they read the same in ASCII and IDN
-// names. Lenient reads RFC 1738's "?" as the start of a query. A null
+// names. RFC1738 accepts a raw "~", which RFC 1738 §2.2 calls unsafe
+// and RFC 2396 §2.3 made unreserved, so that String, which never
+// encodes it, re-parses. Lenient reads RFC 1738's "?" as the start of a
+// query. A null
 // path segment ("//") sends no CWD, as the 2011 draft §3.2.3 (1) says,
 // where the 1997 draft sent "CWD " with no argument. curl's readings
 // differ in places (it decodes the whole path before splitting it, so

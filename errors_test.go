@@ -64,7 +64,7 @@ func TestEachSentinelWithItsOffset(t *testing.T) {
 		{Lenient, "", ErrScheme, 0, "empty input"},
 		{RFC3986, "ftp://a:b:c@h/", ErrUserinfo, 9, "a second \":\" in the userinfo (2011 draft §3.1)"},
 		{RFC3986, "ftp://@h/", ErrUserinfo, 6, "empty user (2011 draft §3.1: user = 1*usp-char)"},
-		{RFC1738, "ftp://u~@h/", ErrUserinfo, 7, "\"~\" is not in RFC 1738 §5 user"},
+		{RFC1738, "ftp://u|@h/", ErrUserinfo, 7, "\"|\" is not in RFC 1738 §5 user"},
 		{Lenient, "ftp:///x", ErrHost, 6, "no host: where it should be"},
 		{Lenient, "ftp://u@/x", ErrHost, 8, "empty host after the userinfo"},
 		{Lenient, "ftp://1.2.3.256/", ErrHost, 6, "the numeric-host rule: the host starts at 6"},

@@ -260,15 +260,15 @@ var seedExamples = []seedExample{
 	{
 		source: "1997 draft §3.1: ~ for the default directory",
 		in:     "ftp://host/~/foo/bar.html",
-		// "~" is not in RFC 1738 §5's character sets (national).
-		grammars: []Grammar{Lenient, RFC2396, RFC3986},
+		// "~" is national in RFC 1738 §2.2, but RFC1738 accepts it raw.
+		grammars: allGrammars,
 		want:     parts{Host: "host", Dirs: []string{"~", "foo"}, Name: "bar.html"},
 		str:      "ftp://host/~/foo/bar.html",
 	},
 	{
 		source:   "1997 draft §3.1: the default directory of the current user",
 		in:       "ftp://user:pass@host/~/",
-		grammars: []Grammar{Lenient, RFC2396, RFC3986},
+		grammars: allGrammars,
 		want:     parts{HasUser: true, User: "user", HasPassword: true, Password: "pass", Host: "host", Dirs: []string{"~"}},
 		str:      "ftp://user:pass@host/~/",
 	},

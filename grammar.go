@@ -26,6 +26,12 @@ const (
 	// one of A, I, D (any case), "?" is path data, the host is a host
 	// name whose top label starts with a letter or a dotted quad, and
 	// "#" starts a fragment.
+	//
+	// One departure: a raw "~" is accepted in user, password and path.
+	// RFC 1738 §2.2 calls it unsafe, but every "~user" URL of the time
+	// wrote it raw, and RFC 2396 §2.3 made it unreserved; String, which
+	// never encodes an unreserved character, writes "%7E" as "~", and
+	// its result must parse again in every grammar.
 	RFC1738
 
 	// RFC2396 is draft-casey-url-ftp-00 (1997) on RFC 2396, the language

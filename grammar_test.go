@@ -181,7 +181,7 @@ var rfc1738Cases = []grammarCase{
 	{in: "ftp://1a.example/", str: "ftp://1a.example/", why: "a domainlabel may start with a digit"},
 	{in: "ftp://h/%E2%98%83", str: "ftp://h/%E2%98%83", why: "escapes of any octet"},
 	{in: "ftp://h:/", err: ErrPort, why: "port = digits: \"host:\" has an empty port (DESIGN.md RFC1738)"},
-	{in: "ftp://h/~u", err: ErrPath, why: "\"~\" is a national character, not uchar"},
+	{in: "ftp://h/~u", str: "ftp://h/~u", why: "\"~\" is unsafe in RFC 1738 §2.2, accepted raw as RFC 2396 §2.3 unreserved so that String re-parses"},
 	{in: "ftp://h/a|b", err: ErrPath, why: "\"|\" is national"},
 	{in: "ftp://h/{x}", err: ErrPath, why: "\"{\" is national"},
 	{in: "ftp://h/[x]", err: ErrPath, why: "\"[\" is national"},
@@ -196,7 +196,8 @@ var rfc1738Cases = []grammarCase{
 	{in: "ftp://h/f;type=e", err: ErrTypecode, why: "ftptype is A, I or D"},
 	{in: "ftp://h/f;type=u", err: ErrTypecode, why: "ftptype is A, I or D"},
 	{in: "ftp://a:b:c@h/", err: ErrUserinfo, why: "\":\" is not in password"},
-	{in: "ftp://u~@h/", err: ErrUserinfo, why: "\"~\" is not in user"},
+	{in: "ftp://u~:p~@h/", str: "ftp://u~:p~@h/", why: "\"~\" is accepted raw in user and password (RFC 2396 §2.3 unreserved)"},
+	{in: "ftp://u|@h/", err: ErrUserinfo, why: "\"|\" is national, not in user"},
 	{in: "ftp://u@x@h/", err: ErrUserinfo, why: "\"@\" is not in user (§3.2.1: must be encoded)"},
 	{in: "ftp://[::1]/", err: ErrHost, why: "host = hostname | hostnumber: no IP literal"},
 	{in: "ftp://my_host/", err: ErrHost, why: "\"_\" is not in a hostname"},
@@ -475,6 +476,38 @@ func TestLenientAcceptsStrictGrammarsInputs(t *testing.T) {
 			if diff := diffParts(u, l); diff != "" {
 				t.Errorf("%q: Lenient parts differ from %v's (-%v +lenient):\n%s", in, g, g, diff)
 			}
+		}
+	}
+}
+
+// RFC 1738 §2.2 lists "~" among the unsafe characters, but RFC 2396
+// §2.3 made it unreserved, and String never encodes an unreserved
+// character: RFC1738 accepts it raw wherever it accepts "%7E" (user,
+// password, path, "?" data), so that String re-parses in RFC1738, and
+// its Pattern agrees.
+func TestRFC1738AcceptsRawTildeSoStringReparses(t *testing.T) {
+	re := anchoredPatterns()[RFC1738]
+	for _, in := range []string{
+		"ftp://h.example/%7Euser/f",
+		"ftp://%7Eu:p%7E@h.example/f",
+		"ftp://h.example/f?%7Ex",
+		"ftp://h.example/f#~x", // the fragment was RFC 3986's already
+	} {
+		u, err := RFC1738.Parse(in)
+		if err != nil {
+			t.Errorf("RFC1738.Parse(%q): %v", in, err)
+			continue
+		}
+		s := u.String()
+		if !strings.Contains(s, "~") {
+			t.Errorf("RFC1738.Parse(%q).String() = %q encodes an unreserved \"~\"", in, s)
+		}
+		back, err := RFC1738.Parse(s)
+		if err != nil || !back.Equal(u) {
+			t.Errorf("RFC1738.Parse(%q) = %v, %v; want it to re-parse to %q", s, back, err, in)
+		}
+		if !re.MatchString(s) {
+			t.Errorf("RFC1738.Pattern() refuses %q, which RFC1738.Parse accepts", s)
 		}
 	}
 }
