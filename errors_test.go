@@ -369,3 +369,40 @@ func TestErrorMessageNeverQuotesAnInsertedPassword(t *testing.T) {
 		}
 	}
 }
+
+// RFC 3986 §3.2.1: a password in a URL is not to be shown. Error.URL
+// hides it where the authority's "//" is missing or comes after the
+// "@": the authority then starts after the scheme's ":" (RFC 3986
+// §3.1), or at the start of an input with no scheme; and the message
+// never quotes from the hidden range.
+func TestErrorURLHidesThePasswordWhereTheAuthoritySlashesAreMissingOrLate(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"ftp:/alice:secret@h.example//x", "ftp:/alice:xxxxx@h.example//x"},
+		{"ftp:alice:secret@h.example/x", "ftp:alice:xxxxx@h.example/x"},
+		{"ftp:/alice:secret@h//x@y", "ftp:/alice:xxxxx@y"},
+		{"http:/u:secret@h/", "http:/u:xxxxx@h/"},
+		{" alice:secret@host", " alice:xxxxx@host"}, // no scheme: from the start
+		{"ftp//alice:secret@host", "ftp//alice:xxxxx@host"},
+		{"ftp://u:secret@h:0/", "ftp://u:xxxxx@h:0/"},
+		{"x//u:secret@h:0/", "x//u:xxxxx@h:0/"}, // no scheme: the "//" still starts the authority
+	}
+	for _, tt := range tests {
+		for _, g := range allGrammars {
+			_, err, ok := tryParse(t, g, tt.in)
+			if !ok {
+				continue
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Errorf("%v.Parse(%q) = %v, want an *Error", g, tt.in, err)
+				continue
+			}
+			if e.URL != tt.want {
+				t.Errorf("%v.Parse(%q).URL = %q, want %q", g, tt.in, e.URL, tt.want)
+			}
+			if strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "'s'") {
+				t.Errorf("%v.Parse(%q): message %q shows the password", g, tt.in, err)
+			}
+		}
+	}
+}

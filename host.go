@@ -60,7 +60,7 @@ func (p *parser) host(lo, hi int) string {
 	}
 	name, detail := normalizeName(p.g, h, nonASCII || pct && !asciiOnly(h))
 	if detail != "" {
-		p.failQuoting(lo, ErrHost, detail)
+		p.failQuoting(lo, ErrHost, detail, lo, hi)
 	}
 	return name
 }

@@ -49,7 +49,7 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 			if !strings.HasPrefix(ref[k+1:], "//") {
 				detail += ` (a relative path whose first segment holds ":" starts with "./", RFC 3986 §4.2)`
 			}
-			p.fail(0, ErrScheme, detail)
+			p.failQuoting(0, ErrScheme, detail, 0, k)
 		}
 		i = k + 1
 	}
@@ -71,8 +71,8 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 	if end < len(ref) {
 		p.fragment(&ref0, end)
 	}
-	if p.err != nil {
-		return nil, newError("parse", ref, p.off, p.err, p.detail)
+	if p.fault.err != nil {
+		return nil, p.fault.error("parse", ref)
 	}
 	r := p.result(&ref0)
 

@@ -80,20 +80,14 @@ func (p *parser) typecode(semi int, code string) Typecode {
 			if p.g.allowsType(t) {
 				return t
 			}
-			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()))
+			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()), semi, semi+len(typeParam)+1)
 			return 0
 		}
 	}
 	if code == "" {
 		p.fail(semi, ErrTypecode, `";type=" without a letter`)
 	} else {
-		end := semi + len(typeParam) + len(code)
-		if lo, hi, ok := passwordSpan(p.s); ok && lo < end && semi < hi {
-			// The code runs on into the text that Error.URL hides.
-			p.fail(semi, ErrTypecode, "typecode must be one letter")
-		} else {
-			p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
-		}
+		p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code), semi, semi+len(typeParam)+len(code))
 	}
 	return 0
 }
