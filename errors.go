@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// The sentinel errors. Every error that Parse and Plan return is an
-// *Error whose Err is exactly one of these, so errors.Is works:
+// The sentinel errors. Every error that Parse and Plan return for a
+// URL is an *Error whose Err is exactly one of these, so errors.Is
+// works (a programming error wraps none of them; see Error):
 //
 //	if errors.Is(err, ftpurl.ErrPort) { ... }
 //
@@ -17,9 +18,7 @@ import (
 // ErrHost, ErrPort, then the sentinel of the part holding the fault
 // (ErrUserinfo, or ErrPath for the path, query and fragment).
 var (
-	// ErrScheme: the scheme is not "ftp", or "//" does not follow it;
-	// also FromURL of nil, and Parse with a Grammar that is not one of
-	// the four.
+	// ErrScheme: the scheme is not "ftp", or "//" does not follow it.
 	ErrScheme = errors.New("not an ftp URL")
 	// ErrUserinfo: a character the grammar does not allow in the user
 	// name or password.
@@ -105,6 +104,11 @@ func (e *Error) Unwrap() error { return e.Err }
 // maxErrorURL is the longest input an Error quotes.
 const maxErrorURL = 256
 
+// errUsage is the Err of an *Error for a programming error, a call
+// that no URL could make valid: a Grammar that is not one of the four,
+// FromURL(nil). It is none of the sentinels.
+var errUsage = errors.New("invalid argument")
+
 // A fault is a refusal on its way to becoming an *Error: the sentinel,
 // where the fault is, what is wrong, and which text the detail quotes.
 // Its method error is the one place that makes an *Error, and so the
@@ -113,7 +117,7 @@ const maxErrorURL = 256
 // password in Error.URL and drops a detail that would quote from the
 // hidden range.
 type fault struct {
-	err    error  // a sentinel; nil: no fault
+	err    error  // a sentinel, or errUsage; nil: no fault
 	off    int    // byte offset in the input; -1 for none
 	detail string // what is wrong, in plain words
 	// [qlo, qhi) is the text of the input that detail quotes; empty

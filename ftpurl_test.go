@@ -573,13 +573,36 @@ func TestGrammarIsAFlag(t *testing.T) {
 	}
 }
 
-// Every error is an *Error (BRIEF "Errors"), even for a grammar that
-// does not exist.
-func TestUnknownGrammarParseIsAnError(t *testing.T) {
-	u, err := Grammar(42).Parse("ftp://h/")
-	var e *Error
-	if u != nil || !errors.As(err, &e) || e.Op != "parse" {
-		t.Errorf("Grammar(42).Parse = %v, %v; want nil and an *Error", u, err)
+// Every error is an *Error, even for a grammar that does not exist;
+// but an invalid Grammar, like FromURL(nil), is a programming error and
+// no fault of the URL (a valid one, here): it wraps none of the
+// sentinels that classify URL faults, so that errors.Is(err, ErrScheme)
+// cannot send a caller looking for a fault in the URL.
+func TestProgrammingErrorsWrapNoSentinel(t *testing.T) {
+	u, err := Grammar(42).Parse("ftp://u:secret@h/")
+	v, err2 := FromURL(nil)
+	for _, c := range []struct {
+		call string
+		u    *URL
+		err  error
+		says string
+	}{
+		{"Grammar(42).Parse", u, err, "Grammar(42) is not a Grammar"},
+		{"FromURL(nil)", v, err2, "nil *url.URL"},
+	} {
+		var e *Error
+		if c.u != nil || !errors.As(c.err, &e) || e.Op != "parse" || e.Offset != -1 {
+			t.Errorf("%s = %v, %#v; want nil and an *Error with Offset -1", c.call, c.u, c.err)
+			continue
+		}
+		for _, s := range []error{ErrScheme, ErrUserinfo, ErrHost, ErrPort, ErrEscape, ErrPath, ErrTypecode, ErrControl} {
+			if errors.Is(c.err, s) {
+				t.Errorf("%s: errors.Is(err, %v) is true for a programming error", c.call, s)
+			}
+		}
+		if msg := c.err.Error(); !strings.Contains(msg, c.says) || strings.Contains(msg, "secret") {
+			t.Errorf("%s: message %q does not say %q, or shows the password", c.call, msg, c.says)
+		}
 	}
 }
 

@@ -91,12 +91,14 @@ func (g *Grammar) UnmarshalText(text []byte) error {
 
 // Parse parses rawURL as an ftp URL of grammar g. The scheme, the
 // ";type=" key and its letter may be in any case. On failure it returns
-// an *Error (see Error and the sentinel errors) and a nil URL; a Grammar
-// that is not one of the four gives ErrScheme with Offset -1.
+// an *Error (see Error and the sentinel errors) and a nil URL. A
+// Grammar that is not one of the four is a programming error, not a
+// fault of rawURL: its *Error has Offset -1 and wraps no sentinel.
 func (g Grammar) Parse(rawURL string) (*URL, error) {
 	if !g.valid() {
-		return nil, &Error{Op: "parse", URL: redactInput(rawURL), Offset: -1, Err: ErrScheme,
-			detail: fmt.Sprintf("unknown grammar %d", int(g))}
+		f := fault{err: errUsage, off: -1,
+			detail: fmt.Sprintf("%v is not a Grammar (Lenient, RFC1738, RFC2396 or RFC3986)", g)}
+		return nil, f.error("parse", rawURL)
 	}
 	return parse(g, rawURL)
 }

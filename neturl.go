@@ -7,7 +7,9 @@ import (
 )
 
 // FromURL converts a *url.URL from net/url into a URL. It refuses with
-// ErrScheme a nil v or one whose scheme is not ftp (in any case).
+// ErrScheme a v whose scheme is not ftp (in any case). A nil v is a
+// programming error, not a fault of a URL: its *Error has Offset -1
+// and wraps no sentinel.
 //
 // It parses v.String() with Lenient, so it is lossless: net/url keeps a
 // path's escapes in RawPath (so "%2F" stays inside its segment and
@@ -19,7 +21,7 @@ import (
 // v.String() with the password hidden.
 func FromURL(v *url.URL) (*URL, error) {
 	if v == nil {
-		return nil, newError("parse", "", -1, ErrScheme, "nil *url.URL")
+		return nil, newError("parse", "", -1, errUsage, "FromURL of a nil *url.URL")
 	}
 	if !equalFoldASCII(v.Scheme, "ftp") {
 		return nil, newError("parse", v.Redacted(), 0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", v.Scheme))
