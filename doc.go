@@ -57,4 +57,9 @@
 //
 // Errors are *Error values that carry a byte offset and one sentinel
 // (errors.Is(err, ErrPort)); they never quote a password.
+//
+// A nil *URL is no URL, not the zero URL: the methods with a pointer
+// receiver accept it (Address gives "", Plan refuses it), and the value
+// methods String, Redacted, AppendText and MarshalText need a non-nil
+// pointer, as any Go value method does. The URL type says each.
 package ftpurl

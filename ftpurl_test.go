@@ -615,3 +615,55 @@ func TestTypecodeString(t *testing.T) {
 		}
 	}
 }
+
+// A nil *URL is no URL, not the zero URL (as a JSON null is not ""):
+// every method with a pointer receiver accepts it without panicking and
+// gives its "nothing" answer; the value methods, like any Go value
+// method, need a non-nil pointer. A URL without a host has no address
+// either: net.Dial would read ":21" as the local host (RFC 1738 §3.1:
+// the host is the machine to connect to).
+func TestNilURLIsNoURLForEveryPointerMethod(t *testing.T) {
+	var u *URL
+	if got := u.Address(); got != "" {
+		t.Errorf("nil.Address() = %q, want \"\"", got)
+	}
+	if got := new(URL).Address(); got != "" {
+		t.Errorf("URL{}.Address() = %q, want \"\" (no host)", got)
+	}
+	if got := (&URL{Port: 2121, Name: "f"}).Address(); got != "" {
+		t.Errorf("URL{Port: 2121}.Address() = %q, want \"\" (no host)", got)
+	}
+	if user, pw, ok := u.Login(); user != "" || pw != "" || ok {
+		t.Errorf("nil.Login() = %q, %q, %v; want \"\", \"\", false", user, pw, ok)
+	}
+	if p, err := u.Plan(); p != nil || !errors.Is(err, ErrHost) {
+		t.Errorf("nil.Plan() = %v, %v; want ErrHost", p, err)
+	}
+	if v := u.URL(); v != nil {
+		t.Errorf("nil.URL() = %v, want nil", v)
+	}
+	if !u.Equal(nil) || u.Equal(new(URL)) || new(URL).Equal(u) {
+		t.Error("nil must be Equal to nil only")
+	}
+	if r, err := u.ResolveReference("//h/x"); err != nil || r.String() != "ftp://h/x" {
+		t.Errorf(`nil.ResolveReference("//h/x") = %v, %v`, r, err)
+	}
+	if _, err := u.ResolveReference("g"); !errors.Is(err, ErrHost) {
+		t.Errorf(`nil.ResolveReference("g") = %v, want ErrHost`, err)
+	}
+	for name, f := range map[string]func(){
+		"String":      func() { _ = u.String() },
+		"Redacted":    func() { _ = u.Redacted() },
+		"MarshalText": func() { _, _ = u.MarshalText() },
+		"AppendText":  func() { _, _ = u.AppendText(nil) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("nil.%s() did not panic: a value method needs a non-nil pointer", name)
+				}
+			}()
+			f()
+		}()
+	}
+}

@@ -39,8 +39,8 @@ func FromURL(v *url.URL) (*URL, error) {
 // net/url's own escaping. So v.String() parses back to u, and FromURL
 // returns a URL equal to u.
 //
-// URL returns nil for a nil u, and an empty url.URL for the zero URL,
-// whose String is "" too.
+// URL returns nil for a nil u (see URL), and an empty url.URL for the
+// zero URL, whose String is "" too.
 func (u *URL) URL() *url.URL {
 	if u == nil {
 		return nil

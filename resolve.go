@@ -30,7 +30,9 @@ import (
 // The target is parsed with Lenient. A reference with a scheme other
 // than ftp is ErrScheme; "ftp:g", strictly an absolute URL with no
 // authority (§5.2.2, §5.4.2), is ErrHost, as is any target without a
-// host. A fault in the reference gives an *Error that quotes ref and
+// host; a nil u is a base without a host, so only a reference with an
+// authority ("//host/g") resolves against it. A fault in the reference
+// gives an *Error that quotes ref and
 // points into it; a base built by hand that String cannot make valid
 // gives the *Error of the resolved URL.
 func (u *URL) ResolveReference(ref string) (*URL, error) {
