@@ -406,3 +406,44 @@ func TestErrorURLHidesThePasswordWhereTheAuthoritySlashesAreMissingOrLate(t *tes
 		}
 	}
 }
+
+// The message names the part where the fault is, and the sentinel
+// follows the ranking of the sentinel errors: a control character (RFC
+// 959 §4.1.3) where the scheme should be (RFC 3986 §3.1) is not in the
+// path; one escaped in an IPv6 zone is ErrControl before the zone is
+// ErrHost (RFC 6874 zones are refused); and a dotted quad with a final
+// dot is refused for that dot (RFC 3986 §3.2.2 IPv4address), not for
+// its numbers.
+func TestErrorMessageNamesThePartOfTheFault(t *testing.T) {
+	tests := []struct {
+		g      Grammar
+		in     string
+		err    error
+		offset int
+		says   string
+	}{
+		{Lenient, "\nftp://h.example/", ErrControl, 0, "before the scheme"},
+		{RFC3986, " \tftp://h.example/", ErrControl, 1, "before the scheme"},
+		{Lenient, "f\ntp://h/", ErrControl, 1, "in the scheme"},
+		{RFC1738, "ftp\x7f://h/", ErrControl, 3, "in the scheme"},
+		{Lenient, "ftp://h/\n", ErrControl, 8, "in the path"},
+		{Lenient, "ftp://[::1%0A]/", ErrControl, 10, "in the host"},
+		{RFC1738, "ftp://[::1%0A]/", ErrControl, 10, "in the host"},
+		{Lenient, "ftp://[::1%25eth\n]/", ErrControl, 16, "in the host"},
+		{Lenient, "ftp://[::1%25%zz]/", ErrEscape, 13, "hexadecimal"},
+		{Lenient, "ftp://1.2.3.4./", ErrHost, 6, `may not end with "."`},
+		{RFC3986, "ftp://1.2.3.4./", ErrHost, 6, `may not end with "."`},
+		{Lenient, "ftp://1.2.3.04./", ErrHost, 6, "four decimal numbers"},
+		{RFC1738, "ftp://1.2.3.4./", ErrHost, 6, `does not end with "."`},
+	}
+	for _, tt := range tests {
+		_, err, ok := tryParse(t, tt.g, tt.in)
+		if !ok {
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Err != tt.err || e.Offset != tt.offset || !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("%v.Parse(%q) = %v\n\twant %v at offset %d saying %q", tt.g, tt.in, err, tt.err, tt.offset, tt.says)
+		}
+	}
+}

@@ -92,7 +92,7 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 	end := len(h)
 	if end > 0 && h[end-1] == '.' {
 		if g == RFC1738 {
-			return "", "a host name ends with a letter or digit, not \".\" (RFC 1738 §5)"
+			return "", "a host does not end with \".\" (RFC 1738 §5: a hostname ends with a letter or digit, a hostnumber with a digit)"
 		}
 		end--
 	}
@@ -125,6 +125,9 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 		if i == end {
 			// The last label: all digits, or "0x", means a number.
 			if and&cDigit != 0 || len(label) >= 2 && label[0] == '0' && label[1]|0x20 == 'x' {
+				if end != len(h) && isDottedQuad(h[:end]) {
+					return "", "an IPv4 dotted quad may not end with \".\" (RFC 3986 §3.2.2 IPv4address)"
+				}
 				if end != len(h) || !isDottedQuad(h) {
 					return "", "a numeric host must be an IPv4 address: four decimal numbers 0-255 without leading zeros"
 				}
@@ -244,6 +247,20 @@ var lookupToASCII = hostProfile.ToASCII
 // IPvFuture and zone identifiers (RFC 6874) are refused.
 func (p *parser) ipLiteral(lo, hi int) string {
 	s := p.s
+	// A bad escape or a control character, raw or escaped, ranks before
+	// any fault of the literal itself, also inside a zone identifier
+	// that is refused whole, and in grammars without IP literals.
+	for i := lo + 1; i < hi; i++ {
+		switch c := s[i]; {
+		case isControl(c):
+			p.failQuoting(i, ErrControl, fmt.Sprintf("control character %#02x in the host", c), i, i+1)
+		case c != '%':
+		case !validEscape(s[:hi], i):
+			p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
+		case isControl(escapedByte(s, i)):
+			p.failQuoting(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the host", escapedByte(s, i)), i, i+3)
+		}
+	}
 	if p.g == RFC1738 || p.g == RFC2396 {
 		p.fail(lo, ErrHost, "IP literals in brackets are not part of RFC 1738 or RFC 2396 hosts")
 		return ""

@@ -180,6 +180,23 @@ func (p *parser) scheme() (int, bool) {
 		}
 		return k, false
 	}
+	// A control character where the scheme should be, before the ":"
+	// that ends it: the path reads from here too, and must not claim it.
+	if c := strings.IndexAny(s, ":/?#"); c > 0 && s[c] == ':' {
+		before := true // only white space and control characters so far
+		for j := 0; j < c; j++ {
+			b := s[j]
+			if isControl(b) {
+				where := "in the scheme"
+				if before {
+					where = "before the scheme"
+				}
+				p.failQuoting(j, ErrControl, fmt.Sprintf("control character %#02x %s", b, where), j, j+1)
+				break
+			}
+			before = before && b == ' '
+		}
+	}
 	switch {
 	case s == "":
 		p.fail(0, ErrScheme, "empty URL")
