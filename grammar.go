@@ -19,6 +19,15 @@ const (
 	// segment. Parse re-encodes all of it, so String is a URI. It never
 	// guesses across a delimiter: "\" is data, not "/"; a bare "%" is
 	// ErrEscape; invalid UTF-8 is refused; white space is not trimmed.
+	//
+	// The one exception to "accepts what any strict grammar accepts": an
+	// RFC 1738 URL that uses "?" as data, which RFC 1738 §5 allows in the
+	// user, password and path, reads differently, and may be refused.
+	// Lenient ends the authority at "?" (RFC 3986 §3.2), as every
+	// browser and net/url do, so "ftp://u:p?q@h/", which RFC1738 reads as
+	// user "u", password "p?q" and host "h", is in Lenient the host "u"
+	// with the port "p", which is ErrPort; "ftp://h/a?b" has the name "a"
+	// and the query "b" where RFC1738 has the name "a?b".
 	Lenient Grammar = iota
 
 	// RFC1738 is RFC 1738 §3.1, §3.2 and the §5 BNF:

@@ -511,3 +511,32 @@ func TestRFC1738AcceptsRawTildeSoStringReparses(t *testing.T) {
 		}
 	}
 }
+
+// RFC 1738 §5 allows "?" as data in the user, password and path; RFC
+// 3986 §3.2 ends the authority, and §3.4 the path, at "?". Lenient reads
+// it the RFC 3986 way, as browsers do: the one place where Lenient does
+// not accept what a strict grammar accepts with the same parts.
+func TestLenientReadsRFC1738QuestionMarkAsADelimiter(t *testing.T) {
+	const in = "ftp://u:p?q@h/"
+	u, err := RFC1738.Parse(in)
+	if err != nil {
+		t.Fatalf("RFC1738.Parse(%q): %v", in, err)
+	}
+	if pw, _ := u.User.Password(); u.User.Username() != "u" || pw != "p?q" || u.Host != "h" {
+		t.Errorf("RFC1738.Parse(%q) = user %q password %q host %q; want u, p?q, h", in, u.User.Username(), pw, u.Host)
+	}
+	// Lenient: the authority is "u:p", the host "u" with the port "p".
+	if _, err := Lenient.Parse(in); !errors.Is(err, ErrPort) {
+		t.Errorf("Lenient.Parse(%q) = %v, want ErrPort (the port \"p\" of host \"u\")", in, err)
+	}
+	if u, err := Lenient.Parse("ftp://u:21?q@h/"); err != nil || u.Host != "u" || u.User != nil || u.RawQuery != "q@h/" {
+		t.Errorf("Lenient.Parse(ftp://u:21?q@h/) = %#v, %v; want host u, query q@h/", u, err)
+	}
+	// In the path: the name "a?b" in RFC1738, the name "a" and the query
+	// "b" in Lenient.
+	r, err1 := RFC1738.Parse("ftp://h/a?b")
+	l, err2 := Lenient.Parse("ftp://h/a?b")
+	if err1 != nil || err2 != nil || r.Name != "a?b" || r.RawQuery != "" || l.Name != "a" || l.RawQuery != "b" {
+		t.Errorf("ftp://h/a?b: RFC1738 %#v, %v; Lenient %#v, %v", r, err1, l, err2)
+	}
+}
