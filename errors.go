@@ -23,8 +23,7 @@ var (
 	// ErrUserinfo: a character the grammar does not allow in the user
 	// name or password.
 	ErrUserinfo = errors.New("invalid userinfo")
-	// ErrHost: an empty, malformed or refused host; also Plan of a nil
-	// URL.
+	// ErrHost: an empty, malformed or refused host.
 	ErrHost = errors.New("invalid host")
 	// ErrPort: a port that is not a decimal number 1..65535.
 	ErrPort = errors.New("invalid port")
@@ -32,7 +31,7 @@ var (
 	ErrEscape = errors.New("invalid percent-escape")
 	// ErrPath: a character the grammar does not allow in the path,
 	// query or fragment; from Plan, a LIST or NLST argument that starts
-	// with "-", or a Method that is not one of the three.
+	// with "-".
 	ErrPath = errors.New("invalid path")
 	// ErrTypecode: a final ";type=" not followed by exactly one letter
 	// that the grammar allows.
@@ -51,8 +50,10 @@ var (
 // where that "//" is missing, or comes after the first "@" (as in
 // "ftp:/alice:secret@h//x"), it starts after the scheme's ":", or at the
 // start of an input with no scheme (RFC 3986 §3.1), so that
-// "ftp//alice:secret@host" is hidden too. It is cut to 256 bytes with "…". The message never quotes
-// text from the hidden range.
+// "ftp//alice:secret@host" is hidden too. A scheme other than ftp counts
+// as none, so that "alice:secret@host", whose "alice" RFC 3986 would
+// read as a scheme, is hidden too. It is cut to 256 bytes with "…". The
+// message never quotes text from the hidden range.
 //
 // Parse, MustParse, FromURL, UnmarshalText and ResolveReference return
 // Op "parse" and an Offset into their input. Plan returns Op "plan", the
@@ -106,7 +107,8 @@ const maxErrorURL = 256
 
 // errUsage is the Err of an *Error for a programming error, a call
 // that no URL could make valid: a Grammar that is not one of the four,
-// FromURL(nil). It is none of the sentinels.
+// FromURL(nil), Plan of a nil *URL or with a Method that is not one of
+// the three. It is none of the sentinels.
 var errUsage = errors.New("invalid argument")
 
 // A fault is a refusal on its way to becoming an *Error: the sentinel,
@@ -222,6 +224,11 @@ func passwordSpan(s string) (lo, hi int, ok bool) {
 	if at := from + strings.IndexByte(s[from:], '@'); at >= from {
 		if i := strings.Index(s[from:at], "//"); i >= 0 {
 			from += i + 2
+		} else if from > 0 && !equalFoldASCII(s[:from-1], "ftp") {
+			// "alice:secret@host": RFC 3986 would read "alice" as a
+			// scheme, but that reading would show the password; a
+			// scheme other than ftp counts as none.
+			from = 0
 		}
 	}
 	c := strings.IndexByte(s[from:last], ':')

@@ -373,14 +373,18 @@ func TestErrorMessageNeverQuotesAnInsertedPassword(t *testing.T) {
 // RFC 3986 §3.2.1: a password in a URL is not to be shown. Error.URL
 // hides it where the authority's "//" is missing or comes after the
 // "@": the authority then starts after the scheme's ":" (RFC 3986
-// §3.1), or at the start of an input with no scheme; and the message
-// never quotes from the hidden range.
+// §3.1), or at the start of an input with no scheme or a scheme other
+// than ftp (so "alice:secret@host" hides "secret" although RFC 3986
+// reads "alice" as a scheme); and the message never quotes from the
+// hidden range.
 func TestErrorURLHidesThePasswordWhereTheAuthoritySlashesAreMissingOrLate(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"ftp:/alice:secret@h.example//x", "ftp:/alice:xxxxx@h.example//x"},
 		{"ftp:alice:secret@h.example/x", "ftp:alice:xxxxx@h.example/x"},
 		{"ftp:/alice:secret@h//x@y", "ftp:/alice:xxxxx@y"},
-		{"http:/u:secret@h/", "http:/u:xxxxx@h/"},
+		{"http:/u:secret@h/", "http:xxxxx@h/"}, // another scheme counts as none
+		{"alice:secret@host", "alice:xxxxx@host"},
+		{"FTP:alice:secret@host", "FTP:alice:xxxxx@host"},
 		{" alice:secret@host", " alice:xxxxx@host"}, // no scheme: from the start
 		{"ftp//alice:secret@host", "ftp//alice:xxxxx@host"},
 		{"ftp://u:secret@h:0/", "ftp://u:xxxxx@h:0/"},

@@ -636,8 +636,8 @@ func TestNilURLIsNoURLForEveryPointerMethod(t *testing.T) {
 	if user, pw, ok := u.Login(); user != "" || pw != "" || ok {
 		t.Errorf("nil.Login() = %q, %q, %v; want \"\", \"\", false", user, pw, ok)
 	}
-	if p, err := u.Plan(); p != nil || !errors.Is(err, ErrHost) {
-		t.Errorf("nil.Plan() = %v, %v; want ErrHost", p, err)
+	if p, err := u.Plan(); p != nil || err == nil || errors.Is(err, ErrHost) {
+		t.Errorf("nil.Plan() = %v, %v; want an error that wraps no sentinel", p, err)
 	}
 	if v := u.URL(); v != nil {
 		t.Errorf("nil.URL() = %v, want nil", v)

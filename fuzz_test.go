@@ -228,10 +228,13 @@ func redactedByRule(s string) string {
 	if last < 0 {
 		return s
 	}
-	start := len(reScheme3986.FindString(s))
+	scheme := reScheme3986.FindString(s)
+	start := len(scheme)
 	rest := s[start:]
 	if sl := strings.Index(rest, "//"); sl >= 0 && sl < strings.Index(rest, "@") {
 		start += sl + 2
+	} else if !strings.EqualFold(scheme, "ftp:") {
+		start = 0 // a scheme other than ftp counts as none
 	}
 	c := strings.Index(s[start:last], ":")
 	if c < 0 {

@@ -1,7 +1,6 @@
 package ftpurl
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -431,7 +430,7 @@ func lineBreakFault(what, s string) *planFault {
 // not faults of a URL: the *Error then wraps no sentinel.
 func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	if u == nil {
-		return nil, &Error{Op: "plan", Offset: -1, Err: errNilURL}
+		return nil, newPlanError(nil, errUsage, "Plan of a nil *URL")
 	}
 	var c planConfig
 	for _, opt := range opts {
@@ -440,7 +439,7 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 		}
 	}
 	if !c.method.valid() {
-		return nil, newPlanError(u, errUnknownMethod, fmt.Sprintf("%v: want MultiCWD, SingleCWD or NoCWD", c.method))
+		return nil, newPlanError(u, errUsage, fmt.Sprintf("unknown %v: want MultiCWD, SingleCWD or NoCWD", c.method))
 	}
 	if f := u.checkPlannable(); f != nil {
 		return nil, newPlanError(u, f.err, f.detail)
@@ -464,12 +463,6 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	}
 	return p, nil
 }
-
-// Programming errors of Plan, which wrap no sentinel.
-var (
-	errNilURL        = errors.New("nil *URL")
-	errUnknownMethod = errors.New("unknown Method")
-)
 
 // checkPlannable refuses the parts of a URL value that Plan's own
 // arguments do not show: a user or password (the USER and PASS

@@ -437,7 +437,7 @@ func TestPlanProgrammingErrorsWrapNoSentinel(t *testing.T) {
 	for _, m := range []Method{-1, 3, 100} {
 		_, err := u.Plan(WithMethod(m))
 		check(m.String(), err)
-		if want := `ftpurl: plan "ftp://h/a/f": unknown Method: ` + m.String() + `: want MultiCWD, SingleCWD or NoCWD`; err.Error() != want {
+		if want := `ftpurl: plan "ftp://h/a/f": invalid argument: unknown ` + m.String() + `: want MultiCWD, SingleCWD or NoCWD`; err.Error() != want {
 			t.Errorf("error %q, want %q", err, want)
 		}
 	}

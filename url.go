@@ -18,7 +18,8 @@ import (
 // A nil *URL is no URL at all, as a JSON null is not "": it is not the
 // zero URL. The methods with a pointer receiver accept it and never
 // panic: Address returns "", Login returns "", "", false, Plan refuses
-// it with ErrHost, URL returns nil, Equal reports it equal only to nil,
+// it with an error that wraps no sentinel (a programming error), URL
+// returns nil, Equal reports it equal only to nil,
 // and ResolveReference takes it as a base without a host. UnmarshalText
 // stores into *u, so it needs a non-nil u, as every decoder does. The
 // methods with a value receiver (String, Redacted, AppendText,
