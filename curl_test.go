@@ -84,7 +84,7 @@ var curlCases = map[string]curlCase{
 		reading: curlDiffers,
 		reason: `a leading "//" is a null first segment, which sends no CWD (2011 draft §3.2.3 (1), Note); ` +
 			`curl sends "CWD /" for it. WithAbsolutePaths sends curl's lines`,
-		ours:     []string{"RETR 1224"},
+		ours:     []string{"TYPE I", "RETR 1224"},
 		sameWith: []PlanOption{WithAbsolutePaths()},
 	},
 	"test143": {
@@ -139,20 +139,17 @@ func curlMethod(name string) Method {
 	return MultiCWD
 }
 
-// curlCompared keeps the lines that a URL decides: CWD, RETR, LIST and
-// NLST, and TYPE when the URL has a typecode (without one, curl's TYPE
-// I and TYPE A are its own guess, a known difference).
-func curlCompared(lines []string, typecode bool) []string {
+// curlCompared keeps the lines that a URL decides: CWD, TYPE, RETR,
+// LIST and NLST. Without a typecode curl guesses TYPE I before RETR and
+// TYPE A before LIST and NLST, as Plan does (RFC 1738 §3.2.2 leaves the
+// guess to the client), so TYPE is compared too.
+func curlCompared(lines []string) []string {
 	out := []string{}
 	for _, l := range lines {
 		verb, _, _ := strings.Cut(l, " ")
 		switch verb {
-		case "CWD", "RETR", "LIST", "NLST":
+		case "CWD", "TYPE", "RETR", "LIST", "NLST":
 			out = append(out, l)
-		case "TYPE":
-			if typecode {
-				out = append(out, l)
-			}
 		}
 	}
 	return out
@@ -164,16 +161,6 @@ func curlFirstArg(lines []string, verb string) (string, bool) {
 	for _, l := range lines {
 		if v, arg, _ := strings.Cut(l, " "); v == verb {
 			return arg, true
-		}
-	}
-	return "", false
-}
-
-// curlFirstAction returns the verb of the first RETR, LIST or NLST line.
-func curlFirstAction(lines []string) (string, bool) {
-	for _, l := range lines {
-		if v, _, _ := strings.Cut(l, " "); v == "RETR" || v == "LIST" || v == "NLST" {
-			return v, true
 		}
 	}
 	return "", false
@@ -216,9 +203,8 @@ func TestPlanMatchesCurlDialogsButForKnownDifferences(t *testing.T) {
 			t.Errorf("%s: Plan(%q): %v", id, ct.URL, err)
 			continue
 		}
-		typecode := u.Type != TypeNone
-		ours := curlCompared(p.Commands(), typecode)
-		theirs := curlCompared(ct.Commands, typecode)
+		ours := curlCompared(p.Commands())
+		theirs := curlCompared(ct.Commands)
 
 		switch c.reading {
 		case curlSame:
@@ -250,34 +236,13 @@ func TestPlanMatchesCurlDialogsButForKnownDifferences(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(theirs, curlCompared(q.Commands(), typecode)); diff != "" {
+				if diff := cmp.Diff(theirs, curlCompared(q.Commands())); diff != "" {
 					t.Errorf("%s: with the listed options (-curl +ours):\n%s", id, diff)
 				}
 			}
 		case curlNotFromURL:
 			// The URL parses and plans (checked above); curl's dialog is
 			// not a function of it.
-		}
-
-		// Without a typecode ftpurl sends no TYPE (2011 draft §3.2.3 (2));
-		// curl guesses TYPE I before RETR and TYPE A before LIST, a known
-		// difference.
-		if !typecode && c.reading != curlNotFromURL {
-			if p.Type != TypeNone {
-				t.Errorf("%s: Type %q without a typecode", id, p.Type)
-			}
-			for i, l := range ct.Commands {
-				if !strings.HasPrefix(l, "TYPE ") {
-					continue
-				}
-				want := "TYPE I"
-				if next, ok := curlFirstAction(ct.Commands[i:]); ok && (next == "LIST" || next == "NLST") {
-					want = "TYPE A"
-				}
-				if l != want {
-					t.Errorf("%s: curl sent %q, want %q (its guess without a typecode)", id, l, want)
-				}
-			}
 		}
 
 		// Login (2011 draft §3.2.2): curl's USER is ours, and its PASS
@@ -336,8 +301,8 @@ func readCurlTests(t *testing.T) []curlTest {
 // option, the leading "//" is a null segment, the known difference.
 func TestCurl661SingleCWDTransfers(t *testing.T) {
 	for dir, want := range map[string][]string{
-		"folderA": {"CWD /folderA", "RETR 661"},
-		"folderB": {"CWD /folderB", "RETR 661"},
+		"folderA": {"CWD /folderA", "TYPE I", "RETR 661"},
+		"folderB": {"CWD /folderB", "TYPE I", "RETR 661"},
 	} {
 		raw := "ftp://127.0.0.1:8992/" + "/" + dir + "/661"
 		u := MustParse(raw)
@@ -352,16 +317,18 @@ func TestCurl661SingleCWDTransfers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff([]string{"CWD " + dir, "RETR 661"}, p.Commands()); diff != "" {
+		if diff := cmp.Diff([]string{"CWD " + dir, "TYPE I", "RETR 661"}, p.Commands()); diff != "" {
 			t.Errorf("%s relative: (-want +got):\n%s", raw, diff)
 		}
 	}
 	// The corpus holds these lines in this order.
 	for _, ct := range readCurlTests(t) {
 		if strings.HasSuffix(ct.Test, "/test661") {
-			got := curlCompared(ct.Commands, false)
-			if want := []string{"CWD /folderA", "RETR 661", "CWD /folderB", "RETR 661"}; !slices.Equal(got[:4], want) {
-				t.Errorf("test661 begins %q, want %q", got[:4], want)
+			// curl sends TYPE once a connection: the second
+			// transfer's type is already I.
+			got := curlCompared(ct.Commands)
+			if want := []string{"CWD /folderA", "TYPE I", "RETR 661", "CWD /folderB", "RETR 661"}; !slices.Equal(got[:5], want) {
+				t.Errorf("test661 begins %q, want %q", got[:5], want)
 			}
 		}
 	}

@@ -89,10 +89,10 @@ func ExamplePlan_Commands() {
 		fmt.Printf("%q\n", p.Commands())
 	}
 	// Output:
-	// ["CWD /somedir" "NLST seconddir"]
+	// ["CWD /somedir" "TYPE A" "NLST seconddir"]
 	// ["CWD ?foo" "CWD #bar" "TYPE A" "RETR file.txt"]
-	// ["CWD pub" "LIST"]
-	// ["RETR file.tar.gz"]
+	// ["CWD pub" "TYPE A" "LIST"]
+	// ["TYPE I" "RETR file.tar.gz"]
 }
 
 func ExampleWithMethod() {
@@ -105,17 +105,18 @@ func ExampleWithMethod() {
 		fmt.Printf("%-9s %q\n", m, p.Commands())
 	}
 	// Output:
-	// multicwd  ["CWD pub" "CWD linux" "CWD kernel" "RETR README"]
-	// singlecwd ["CWD pub/linux/kernel" "RETR README"]
-	// nocwd     ["RETR pub/linux/kernel/README"]
+	// multicwd  ["CWD pub" "CWD linux" "CWD kernel" "TYPE I" "RETR README"]
+	// singlecwd ["CWD pub/linux/kernel" "TYPE I" "RETR README"]
+	// nocwd     ["TYPE I" "RETR pub/linux/kernel/README"]
 }
 
 // MultiCWD, the default, sends one CWD per directory, "%2F" staying
-// inside its directory.
+// inside its directory; a directory that begins with "/" is an absolute
+// path, so the CWDs before it are not sent.
 func ExampleWithMethod_multiCWD() {
 	p, _ := ftpurl.MustParse("ftp://h/a/%2Fetc/motd").Plan(ftpurl.WithMethod(ftpurl.MultiCWD))
 	fmt.Printf("%q\n", p.Commands())
-	// Output: ["CWD a" "CWD /etc" "RETR motd"]
+	// Output: ["CWD /etc" "TYPE I" "RETR motd"]
 }
 
 // SingleCWD joins the directories; one that begins with "/" starts a
@@ -123,7 +124,7 @@ func ExampleWithMethod_multiCWD() {
 func ExampleWithMethod_singleCWD() {
 	p, _ := ftpurl.MustParse("ftp://h/a/%2Fetc/motd").Plan(ftpurl.WithMethod(ftpurl.SingleCWD))
 	fmt.Printf("%q\n", p.Commands())
-	// Output: ["CWD /etc" "RETR motd"]
+	// Output: ["CWD /etc" "TYPE I" "RETR motd"]
 }
 
 // NoCWD puts the whole path in RETR, LIST or NLST.
@@ -133,8 +134,8 @@ func ExampleWithMethod_noCWD() {
 	p, _ = ftpurl.MustParse("ftp://h/pub/linux/").Plan(ftpurl.WithMethod(ftpurl.NoCWD))
 	fmt.Printf("%q\n", p.Commands())
 	// Output:
-	// ["RETR /etc/motd"]
-	// ["LIST pub/linux"]
+	// ["TYPE I" "RETR /etc/motd"]
+	// ["TYPE A" "LIST pub/linux"]
 }
 
 func ExampleWithAbsolutePaths() {
@@ -148,8 +149,8 @@ func ExampleWithAbsolutePaths() {
 		fmt.Printf("%q %q\n", multi.Commands(), single.Commands())
 	}
 	// Output:
-	// ["CWD /" "CWD foo" "RETR bar.html"] ["CWD /foo" "RETR bar.html"]
-	// ["CWD foo" "RETR bar.html"] ["CWD foo" "RETR bar.html"]
+	// ["CWD /" "CWD foo" "TYPE I" "RETR bar.html"] ["CWD /foo" "TYPE I" "RETR bar.html"]
+	// ["CWD foo" "TYPE I" "RETR bar.html"] ["CWD foo" "TYPE I" "RETR bar.html"]
 }
 
 func ExampleAction() {
@@ -170,11 +171,11 @@ func ExampleAction() {
 		fmt.Printf("%-16v %q\n", p.Action, p.Commands())
 	}
 	// Output:
-	// list             ["CWD pub" "LIST"]
-	// name-list        ["NLST pub"]
+	// list             ["CWD pub" "TYPE A" "LIST"]
+	// name-list        ["TYPE A" "NLST pub"]
 	// retrieve         ["TYPE A" "RETR f.txt"]
-	// retrieve-or-list ["RETR f.txt"]
-	// name-list        ["CWD pub" "NLST"]
+	// retrieve-or-list ["TYPE I" "RETR f.txt"]
+	// name-list        ["CWD pub" "TYPE A" "NLST"]
 	// true
 }
 
@@ -230,7 +231,7 @@ func ExampleMethod() {
 	}
 	p, _ := ftpurl.MustParse("ftp://h/a/b/f").Plan(ftpurl.WithMethod(method))
 	fmt.Printf("%v %q\n", method, p.Commands())
-	// Output: singlecwd ["CWD a/b" "RETR f"]
+	// Output: singlecwd ["CWD a/b" "TYPE I" "RETR f"]
 }
 
 // Options are values: a program can gather them before it plans.
@@ -242,7 +243,7 @@ func ExamplePlanOption() {
 	}
 	p, _ := ftpurl.MustParse("ftp://h/pub/f.txt").Plan(opts...)
 	fmt.Printf("%q\n", p.Commands())
-	// Output: ["RETR /pub/f.txt"]
+	// Output: ["TYPE I" "RETR /pub/f.txt"]
 }
 
 // A Plan is plain data: here as JSON, with the action by name.
@@ -256,4 +257,20 @@ func ExamplePlan() {
 	}{p.Host, p.Dirs, p.Action, p.Name})
 	fmt.Println(string(b))
 	// Output: {"Host":"[2001:db8::1]","Dirs":["pub"],"Action":"name-list","Name":""}
+}
+
+// A name without a typecode may be a file or a directory (2011 draft
+// §3.2.3 (4d)): the Plan retrieves it, and when the server refuses the
+// RETR with 550, the client runs the Fallback, which changes into the
+// name and lists it.
+func ExamplePlan_fallback() {
+	p, err := ftpurl.MustParse("ftp://ftp.example.com/pub/linux").Plan()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.Action, p.Commands())
+	fmt.Println(p.Fallback.Action, p.Fallback.Commands())
+	// Output:
+	// retrieve-or-list [CWD pub TYPE I RETR linux]
+	// list [CWD linux TYPE A LIST]
 }

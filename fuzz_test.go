@@ -314,26 +314,44 @@ func parseNoPanic(t *testing.T, g Grammar, raw string) (u *URL, err error) {
 
 func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name string, m Method, abs bool) {
 	t.Helper()
+	// WithAbsolutePaths: a first segment "~", directory or name, is the
+	// login directory and is dropped (1997 draft §3.1).
+	rest, root := dirs, abs
+	if abs && len(dirs) > 0 && dirs[0] == "~" {
+		rest, root = dirs[1:], false
+	} else if abs && len(dirs) == 0 && name == "~" {
+		name, root = "", false
+	}
+	// The Action follows the typecode (2011 draft §3.2.3 (4a)-(4d)).
+	var want Action
+	switch typ := u.Type; {
+	case typ == TypeDirectory:
+		want = NameList
+	case name == "":
+		want = List
+	case sendsType(typ):
+		want = Retrieve
+	default:
+		want = RetrieveOrList
+	}
+
 	p, err := u.Plan(planOpts(m, abs)...)
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) || e.Err != ErrPath || e.Op != "plan" || e.Offset != -1 {
 			t.Fatalf("%v %q %v abs=%v: Plan: %v", g, raw, m, abs, err)
 		}
-		// Never for RETR of a file (4c).
-		if sendsType(u.Type) && u.Name != "" {
-			t.Fatalf("%v %q %v abs=%v: Retrieve refused: %v", g, raw, m, abs, err)
+		// Only a LIST or NLST argument is refused.
+		if want != List && want != NameList {
+			t.Fatalf("%v %q %v abs=%v: %v refused: %v", g, raw, m, abs, want, err)
 		}
 		// The refused argument: Name, or for NoCWD the joined path,
 		// which begins with the last element that begins with "/", or
 		// else with the first element.
-		arg := u.Name
+		arg := name
 		if m == NoCWD {
 			var elems []string
-			rest := dirs
-			if abs && len(dirs) > 0 && dirs[0] == "~" {
-				rest = dirs[1:]
-			} else if abs {
+			if root {
 				elems = append(elems, "/")
 			}
 			for _, d := range append(rest[:len(rest):len(rest)], name) {
@@ -357,7 +375,7 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 	if lines == nil {
 		t.Fatalf("%v %q %v abs=%v: Commands = nil", g, raw, m, abs)
 	}
-	cwds := 0
+	cwds, types := 0, 0
 	for _, l := range lines {
 		if strings.ContainsAny(l, "\r\n\x00") {
 			t.Fatalf("%v %q %v abs=%v: line %q holds CR, LF or NUL", g, raw, m, abs, l)
@@ -365,43 +383,53 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 		switch verb, _, _ := strings.Cut(l, " "); verb {
 		case "CWD":
 			cwds++
-		case "TYPE", "RETR", "LIST", "NLST":
+		case "TYPE":
+			types++
+		case "RETR", "LIST", "NLST":
 		default:
 			t.Fatalf("%v %q %v abs=%v: unexpected line %q", g, raw, m, abs, l)
 		}
 	}
-
-	// The Action follows the typecode (2011 draft §3.2.3 (4a)-(4d)).
-	var want Action
-	switch typ := u.Type; {
-	case typ == TypeDirectory:
-		want = NameList
-	case u.Name == "":
-		want = List
-	case sendsType(typ):
-		want = Retrieve
-	default:
-		want = RetrieveOrList
-	}
 	if p.Action != want {
 		t.Fatalf("%v %q: Action %v, want %v", g, raw, p.Action, want)
+	}
+	// Exactly one TYPE: the typecode's, else I for RETR and A for a
+	// listing (2011 draft §3.2.3 (2); RFC 1738 §3.2.2).
+	wantType := TypeImage
+	if typ, _ := u.Type.lower(); sendsType(typ) {
+		wantType = typ
+	} else if want == List || want == NameList {
+		wantType = TypeASCII
+	}
+	if types != 1 || p.Type != wantType {
+		t.Fatalf("%v %q: Type %q in %d TYPE lines, want %q in one", g, raw, p.Type, types, wantType)
+	}
+	// RetrieveOrList, and only it, falls back to CWD into the name and
+	// LIST (2011 draft §3.2.3 (4d)).
+	if want == RetrieveOrList {
+		if got := p.Fallback.Commands(); !slices.Equal(got, []string{"CWD " + p.Name, "TYPE A", "LIST"}) {
+			t.Fatalf("%v %q %v abs=%v: Fallback %q", g, raw, m, abs, got)
+		}
+	} else if p.Fallback != nil {
+		t.Fatalf("%v %q: %v has a Fallback", g, raw, want)
 	}
 
 	switch m {
 	case MultiCWD:
 		var wantDirs []string
-		rest := dirs
-		if abs {
-			if len(dirs) > 0 && dirs[0] == "~" {
-				rest = dirs[1:]
-			} else {
-				wantDirs = append(wantDirs, "/")
-			}
+		if root {
+			wantDirs = append(wantDirs, "/")
 		}
 		for _, d := range rest {
+			if strings.HasPrefix(d, "/") {
+				wantDirs = nil // an absolute directory drops those before it
+			}
 			if d != "" {
 				wantDirs = append(wantDirs, d)
 			}
+		}
+		if strings.HasPrefix(name, "/") {
+			wantDirs = nil
 		}
 		if !slices.Equal(p.Dirs, wantDirs) {
 			t.Fatalf("%v %q abs=%v: CWD arguments %q, want the decoded segments %q", g, raw, abs, p.Dirs, wantDirs)
@@ -415,7 +443,7 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 			t.Fatalf("%v %q abs=%v: Name %q, want the decoded last segment %q", g, raw, abs, p.Name, name)
 		}
 	case SingleCWD:
-		if cwds > 1 {
+		if cwds > 1 || cwds > 0 && strings.HasPrefix(name, "/") {
 			t.Fatalf("%v %q abs=%v: SingleCWD sent %d CWD lines: %q", g, raw, abs, cwds, lines)
 		}
 		if p.Name != name {

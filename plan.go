@@ -1,6 +1,7 @@
 package ftpurl
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -166,7 +167,8 @@ type planConfig struct {
 
 // WithMethod selects how the Plan changes directory: MultiCWD (the
 // default), SingleCWD or NoCWD. Plan refuses a Method other than these
-// three with an *Error whose Err is ErrPath, rather than guess.
+// three, rather than guess, with an *Error that wraps no sentinel: it is
+// a programming error, not a fault of the URL.
 func WithMethod(m Method) PlanOption { return func(c *planConfig) { c.method = m } }
 
 // WithAbsolutePaths reads the path from the root of the server's file
@@ -176,7 +178,8 @@ func WithMethod(m Method) PlanOption { return func(c *planConfig) { c.method = m
 // "CWD /" (MultiCWD), or the joined path gets a leading "/" (SingleCWD,
 // NoCWD). As that section proposes, a first directory "~" stands for
 // the login directory: it is dropped, and the path stays relative, so
-// ftp://host/~/foo/bar.html sends "CWD foo" and "RETR bar.html".
+// ftp://host/~/foo/bar.html sends "CWD foo" and "RETR bar.html", and
+// ftp://host/~ and ftp://host/~/ list the login directory.
 func WithAbsolutePaths() PlanOption { return func(c *planConfig) { c.absolute = true } }
 
 // An Action is what a Plan does once it has reached the directory, as
@@ -202,7 +205,8 @@ const (
 	// RetrieveOrList: Name may be a file or a directory (4d): there is
 	// no typecode, or one that is not defined (the draft's §3.2.3.1 says
 	// to ignore it). Commands renders RETR Name; when the server answers
-	// 550, the caller lists Name instead.
+	// 550, the client runs the Plan's Fallback, which changes into Name
+	// and lists it.
 	RetrieveOrList
 )
 
@@ -251,11 +255,12 @@ func (a *Action) UnmarshalText(text []byte) error {
 // decoded octets: an argument may hold "/" (from "%2F") and need not be
 // UTF-8 (the draft's §3.3 sends octets outside ASCII as they are).
 type Plan struct {
-	Host   string   // argument of HOST (2011 draft §3.2.1); IPv6 in brackets
-	Dirs   []string // CWD arguments in order
-	Type   Typecode // argument of TYPE; 0 when none is sent (only a, e, i, u send TYPE)
-	Action Action
-	Name   string // argument of RETR, LIST or NLST; "" for none
+	Host     string   // argument of HOST (2011 draft §3.2.1); IPv6 in brackets
+	Dirs     []string // CWD arguments in order
+	Type     Typecode // argument of TYPE: always one of a, e, i, u
+	Action   Action
+	Name     string // argument of RETR, LIST or NLST; "" for none
+	Fallback *Plan  // RetrieveOrList only: what to run when RETR is refused
 }
 
 // Commands renders the lines a client sends after login, in order,
@@ -263,59 +268,110 @@ type Plan struct {
 //
 //   - "CWD dir" for each element of Dirs (an empty element sends
 //     nothing: 2011 draft §3.2.3 (1), Note);
-//   - "TYPE A", "TYPE E", "TYPE I" or "TYPE U" when Type is a, e, i or
-//     u (§3.2.3 (2)), the argument in upper case as RFC 959 §5.3.2
-//     writes it;
+//   - "TYPE A", "TYPE E", "TYPE I" or "TYPE U" (§3.2.3 (2)), the
+//     argument in upper case as RFC 959 §5.3.2 writes it;
 //   - "RETR name" for Retrieve and RetrieveOrList, "LIST" or "LIST name"
 //     for List, "NLST" or "NLST name" for NameList (§3.2.3 (4a)-(4d)).
 //
-// HOST, which a client sends before login (§3.2.1), and the commands
-// that set up the data connection (PASV, EPSV, PORT, EPRT; §3.2.3 (3))
-// are the client's business and not among the lines.
+// The lines of Fallback are not among them: a client sends them, from
+// Fallback.Commands, only when the server refuses the RETR. HOST, which a
+// client sends before login (§3.2.1), and the commands that set up the
+// data connection (PASV, EPSV, PORT, EPRT; §3.2.3 (3)) are the client's
+// business and not among the lines either.
 //
-// A Plan that URL.Plan returned always renders. For a Plan built or
-// changed by hand, Commands returns nil when an argument holds CR, LF
-// or NUL, so that it never renders a line that injects a command.
+// A Plan that URL.Plan returned always renders. A Plan built or changed
+// by hand gets the checks that URL.Plan applies to its own: Commands
+// returns nil when an argument (Host included) holds CR, LF or NUL, when
+// Type is not a, e, i or u (in either case), when Action is not one of
+// the four, when a LIST or NLST argument begins with "-", or when a
+// Fallback is on a Plan that is not RetrieveOrList or has a Fallback of
+// its own. So it never renders a line that injects a command.
 func (p *Plan) Commands() []string {
-	if p == nil || hasLineBreak(p.Name) {
+	if p == nil || p.check() != nil {
 		return nil
 	}
-	n := len(p.Dirs) + 2
-	lines := make([]string, 0, n)
+	lines := make([]string, 0, len(p.Dirs)+2)
 	for _, d := range p.Dirs {
-		if hasLineBreak(d) {
-			return nil
-		}
 		if d != "" {
 			lines = append(lines, "CWD "+d)
 		}
 	}
-	if t, ok := p.Type.lower(); ok && sendsType(t) {
-		lines = append(lines, "TYPE "+string(rune(t-'a'+'A')))
+	t, _ := p.Type.lower()
+	lines = append(lines, "TYPE "+string(rune(t-'a'+'A')))
+	verb := p.Action.verb()
+	if p.Name == "" {
+		return append(lines, verb)
 	}
-	verb := ""
-	switch p.Action {
-	case Retrieve, RetrieveOrList:
-		verb = "RETR"
+	return append(lines, verb+" "+p.Name)
+}
+
+// verb returns the command of a valid Action (2011 draft §3.2.3 (4)).
+func (a Action) verb() string {
+	switch a {
 	case List:
-		verb = "LIST"
+		return "LIST"
 	case NameList:
-		verb = "NLST"
+		return "NLST"
 	}
-	switch {
-	case verb == "":
-	case p.Name == "":
-		lines = append(lines, verb)
-	default:
-		lines = append(lines, verb+" "+p.Name)
-	}
-	return lines
+	return "RETR"
 }
 
 // sendsType reports whether the lower-case typecode t is an FTP data
 // type that the 2011 draft §3.2.3 (2) sends with TYPE.
 func sendsType(t Typecode) bool {
 	return t == TypeASCII || t == TypeEBCDIC || t == TypeImage || t == TypeUnicode
+}
+
+// A planFault is why a Plan's arguments cannot be sent: the sentinel
+// and what is wrong, in plain words. It never quotes an argument.
+type planFault struct {
+	err    error
+	detail string
+}
+
+// check is the one argument check of a Plan, shared by URL.Plan and
+// Commands: no argument holds CR, LF or NUL (RFC 959 §4.1.3), the type
+// is one that TYPE takes, the action is known, a LIST or NLST argument
+// does not begin with "-", and only a RetrieveOrList Plan has a
+// Fallback, which has none of its own. A Fallback is checked too, so a
+// Plan that passes can be run to its end.
+func (p *Plan) check() *planFault {
+	if f := lineBreakFault("the host", p.Host); f != nil {
+		return f
+	}
+	for i, d := range p.Dirs {
+		if f := lineBreakFault("directory "+strconv.Itoa(i+1), d); f != nil {
+			return f
+		}
+	}
+	if f := lineBreakFault("the name", p.Name); f != nil {
+		return f
+	}
+	if t, _ := p.Type.lower(); !sendsType(t) {
+		return &planFault{ErrTypecode, fmt.Sprintf("type %q is not one that TYPE takes (a, e, i or u; RFC 959 §3.1.1)", p.Type)}
+	}
+	if !p.Action.valid() {
+		return &planFault{ErrPath, "unknown " + p.Action.String()}
+	}
+	if (p.Action == List || p.Action == NameList) && strings.HasPrefix(p.Name, "-") {
+		return &planFault{ErrPath, fmt.Sprintf(`the %s argument begins with "-", which servers read as options of ls`, p.Action.verb())}
+	}
+	if p.Fallback != nil {
+		if p.Action != RetrieveOrList || p.Fallback.Fallback != nil {
+			return &planFault{ErrPath, "a Fallback belongs to a RetrieveOrList plan and has none of its own"}
+		}
+		return p.Fallback.check()
+	}
+	return nil
+}
+
+// lineBreakFault reports the first CR, LF or NUL in s, the argument
+// called what; nil when there is none.
+func lineBreakFault(what, s string) *planFault {
+	if !hasLineBreak(s) {
+		return nil
+	}
+	return &planFault{ErrControl, what + " holds " + lineBreakName(s)}
 }
 
 // Plan returns the arguments of the commands that retrieve the resource
@@ -327,41 +383,55 @@ func sendsType(t Typecode) bool {
 //     IPv6 address in brackets.
 //   - Dirs: each non-null directory of u.Dirs, in order (§3.2.3 (1));
 //     null segments send nothing, where the 1997 draft §2.5 sent "CWD "
-//     with an empty argument. Dot segments are sent as they are.
-//   - Type: a, e, i or u (§3.2.3 (2)); d and undefined letters send no
-//     TYPE (§3.2.3.1: a client ignores a typecode it does not know).
+//     with an empty argument, which servers answer four different ways.
+//     Dot segments are sent as they are. A directory that begins with
+//     "/" (from "%2F") is an absolute path, and the directories before
+//     it are not sent, in every Method: ftp://h/a/%2Fetc/motd sends
+//     "CWD /etc", never a "CWD a" that fails where a does not exist. A
+//     Name that begins with "/" drops them all the same.
+//   - Type: every Plan sends exactly one TYPE. The typecodes a, e, i and
+//     u send their letter (§3.2.3 (2)). Otherwise the client must guess
+//     (RFC 1738 §3.2.2, 1997 draft §2.3), and Plan guesses the way that
+//     never changes a byte: i (image) before RETR, a (ASCII, RFC 959's
+//     default) before LIST and NLST, whose listings are text. curl makes
+//     the same choice. A server left in its ASCII default would turn
+//     every LF of a binary file into CRLF.
 //   - Action: Name "" lists the directory reached: List (4a), or
 //     NameList with typecode d; typecode d with a Name is NameList of
 //     Name (4b); a, e, i, u is Retrieve (4c); no typecode or an
 //     undefined letter is RetrieveOrList (4d).
+//   - Fallback, for RetrieveOrList only: when the server refuses the
+//     RETR with 550 (also a 550 that comes after the 150 that opened the
+//     transfer), the client runs Fallback from where the Plan left it:
+//     "CWD Name" (with NoCWD, CWD of the whole path), "TYPE A" and
+//     "LIST". A CWD fails for a missing name, where "LIST name" would
+//     answer 226 with nothing and look like an empty directory.
 //
 // WithMethod(SingleCWD) and WithMethod(NoCWD) join the non-null
 // directories (and, for NoCWD, Name) with "/", where an element that
-// begins with "/" (from "%2F") discards what came before it, since it
-// names an absolute path; no "/" is added after an element that already
-// ends with one. So ftp://h/a/%2Fetc/motd reaches /etc/motd with every
-// Method. WithAbsolutePaths starts the path at the root (1997 draft
-// §3.1).
+// begins with "/" discards what came before it; no "/" is added after
+// an element that already ends with one. WithAbsolutePaths starts the
+// path at the root (1997 draft §3.1).
 //
 // Plan never lets a URL value inject a command, however it was built:
-// it refuses with an *Error whose Err is ErrControl a host, directory,
-// name or typecode that holds CR, LF or NUL (Parse refuses every
-// control character, so only a URL built by hand gets there), and with
-// ErrPath a LIST or NLST argument that begins with "-", which servers
-// read as options of ls. That includes the Name of RetrieveOrList,
-// since the caller lists it when RETR fails; a ";type=i" (or a, e, u)
-// retrieves such a file, and WithAbsolutePaths or NoCWD puts a path
-// before the "-". (USER and PASS are Login's: it returns ok false for a
-// user or password holding CR, LF or NUL.) A URL built by hand is also
-// refused with ErrHost when
-// its host is empty or not a valid host (as Parse would refuse it), and
-// with ErrTypecode when its Type is not an ASCII letter. An unknown
-// Method is ErrPath. The error's Op is "plan", its URL is u.Redacted()
-// (cut to 256 bytes), and its Offset is -1: a URL value has no input
-// to point into.
+// it refuses with an *Error whose Err is ErrControl a user, password,
+// host, directory, name or typecode that holds CR, LF or NUL (Parse
+// refuses every control character, so only a URL built by hand gets
+// there). So a nil error means that every argument a client sends, USER
+// and PASS included, is safe. It refuses with ErrPath a LIST or NLST
+// argument that begins with "-", which servers read as options of ls
+// (RETR and CWD arguments may begin with "-"). A URL built by hand is
+// also refused with ErrHost when its host is empty or not a valid host
+// (as Parse would refuse it), and with ErrTypecode when its Type is not
+// an ASCII letter. The error's Op is "plan", its URL is u.Redacted()
+// (cut to 256 bytes), and its Offset is -1: a URL value has no input to
+// point into.
+//
+// A nil *URL and a Method other than the three are programming errors,
+// not faults of a URL: the *Error then wraps no sentinel.
 func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	if u == nil {
-		return nil, newPlanError(&URL{}, ErrHost, "nil URL")
+		return nil, &Error{Op: "plan", Offset: -1, Err: errNilURL}
 	}
 	var c planConfig
 	for _, opt := range opts {
@@ -369,64 +439,114 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 			opt(&c)
 		}
 	}
-	fail := func(err error, detail string) (*Plan, error) {
-		return nil, newPlanError(u, err, detail)
+	if !c.method.valid() {
+		return nil, newPlanError(u, errUnknownMethod, fmt.Sprintf("%v: want MultiCWD, SingleCWD or NoCWD", c.method))
 	}
-
-	// Faults in the order that Parse ranks them: control characters,
-	// then the typecode, the host, and the path.
-	if hasLineBreak(u.Host) {
-		return fail(ErrControl, "the host holds "+lineBreakName(u.Host))
-	}
-	for i, d := range u.Dirs {
-		if hasLineBreak(d) {
-			return fail(ErrControl, fmt.Sprintf("directory %d holds %s", i+1, lineBreakName(d)))
-		}
-	}
-	if hasLineBreak(u.Name) {
-		return fail(ErrControl, "the name holds "+lineBreakName(u.Name))
-	}
-	t, letter := u.Type.lower()
-	switch {
-	case u.Type == '\r' || u.Type == '\n':
-		return fail(ErrControl, "the typecode is "+lineBreakName(string(rune(u.Type))))
-	case u.Type != TypeNone && !letter:
-		return fail(ErrTypecode, fmt.Sprintf("typecode %#02x is not a letter (2011 draft §3.1)", byte(u.Type)))
+	if f := u.checkPlannable(); f != nil {
+		return nil, newPlanError(u, f.err, f.detail)
 	}
 	host, ipv6, detail := normalizeHost(u.Host)
 	if detail != "" {
-		return fail(ErrHost, detail)
+		return nil, newPlanError(u, ErrHost, detail)
 	}
 	if ipv6 {
 		host = "[" + host + "]"
 	}
-	if !c.method.valid() {
-		return fail(ErrPath, fmt.Sprintf("unknown Method %d: want MultiCWD, SingleCWD or NoCWD", int(c.method)))
+	p := &Plan{Host: host}
+	name := p.route(u.Dirs, u.Name, c)
+	t, _ := u.Type.lower()
+	p.Action, p.Type = decide(name, t)
+	if p.Action == RetrieveOrList {
+		p.Fallback = &Plan{Host: host, Dirs: []string{p.Name}, Type: TypeASCII, Action: List}
 	}
+	if f := p.check(); f != nil {
+		return nil, newPlanError(u, f.err, f.detail)
+	}
+	return p, nil
+}
 
-	p := &Plan{Host: host, Name: u.Name}
-	if sendsType(t) {
-		p.Type = t
+// Programming errors of Plan, which wrap no sentinel.
+var (
+	errNilURL        = errors.New("nil *URL")
+	errUnknownMethod = errors.New("unknown Method")
+)
+
+// checkPlannable refuses the parts of a URL value that Plan's own
+// arguments do not show: a user or password (the USER and PASS
+// arguments) with CR, LF or NUL, and a typecode that is not an ASCII
+// letter. Faults come in the order that Parse ranks them.
+func (u *URL) checkPlannable() *planFault {
+	if u.User != nil {
+		if f := lineBreakFault("the user name", u.User.username); f != nil {
+			return f
+		}
+		if hasLineBreak(u.User.password) {
+			// Never say which byte: the password is a secret, and
+			// its length is none of the message's business.
+			return &planFault{ErrControl, "the password holds CR, LF or NUL"}
+		}
+	}
+	if f := lineBreakFault("the host", u.Host); f != nil {
+		return f
+	}
+	for i, d := range u.Dirs {
+		if f := lineBreakFault("directory "+strconv.Itoa(i+1), d); f != nil {
+			return f
+		}
+	}
+	if f := lineBreakFault("the name", u.Name); f != nil {
+		return f
+	}
+	switch _, letter := u.Type.lower(); {
+	case u.Type == '\r' || u.Type == '\n':
+		return &planFault{ErrControl, "the typecode is " + lineBreakName(string(rune(u.Type)))}
+	case u.Type != TypeNone && !letter:
+		return &planFault{ErrTypecode, fmt.Sprintf("typecode %#02x is not a letter (2011 draft §3.1)", byte(u.Type))}
+	}
+	return nil
+}
+
+// decide returns the Action of the 2011 draft §3.2.3 step (4) for the
+// argument name and the lower-case typecode t, and the type that TYPE
+// sends (step (2)): t itself when TYPE takes it, else the guess that
+// changes no byte, image for RETR and ASCII for a listing.
+func decide(name string, t Typecode) (Action, Typecode) {
+	var a Action
+	switch {
+	case t == TypeDirectory:
+		a = NameList // (4a) with RFC 1738 §3.2.2's NLST, or (4b)
+	case name == "":
+		a = List // (4a)
+	case sendsType(t):
+		a = Retrieve // (4c)
+	default:
+		a = RetrieveOrList // (4d)
 	}
 	switch {
-	case u.Name == "" && t == TypeDirectory:
-		p.Action = NameList // (4a) with RFC 1738 §3.2.2's NLST for d
-	case u.Name == "":
-		p.Action = List // (4a)
-	case t == TypeDirectory:
-		p.Action = NameList // (4b)
 	case sendsType(t):
-		p.Action = Retrieve // (4c)
-	default:
-		p.Action = RetrieveOrList // (4d)
+		return a, t
+	case a == List || a == NameList:
+		return a, TypeASCII
 	}
+	return a, TypeImage
+}
 
-	dirs := u.Dirs
+// route sets p.Dirs and p.Name from the URL's directories and name, as
+// the Method and the absolute-path convention say. It returns the name
+// that step (4) decides on: the URL's, or "" when it was a "~" that
+// WithAbsolutePaths dropped.
+func (p *Plan) route(dirs []string, name string, c planConfig) string {
 	root := c.absolute
-	if root && len(dirs) > 0 && dirs[0] == "~" {
-		// 1997 draft §3.1: ftp://host/~/foo/bar.html is foo/bar.html in
-		// the login directory.
-		dirs, root = dirs[1:], false
+	if root {
+		// 1997 draft §3.1: a first segment "~" is the login
+		// directory, so ftp://host/~/foo/bar.html is foo/bar.html
+		// there, and ftp://host/~ lists it.
+		switch {
+		case len(dirs) > 0 && dirs[0] == "~":
+			dirs, root = dirs[1:], false
+		case len(dirs) == 0 && name == "~":
+			name, root = "", false
+		}
 	}
 	switch c.method {
 	case MultiCWD:
@@ -434,29 +554,29 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 			p.Dirs = append(p.Dirs, "/")
 		}
 		for _, d := range dirs {
+			if strings.HasPrefix(d, "/") {
+				p.Dirs = p.Dirs[:0] // an absolute path: what came before is moot
+			}
 			if d != "" { // null segments send no CWD (§3.2.3 (1))
 				p.Dirs = append(p.Dirs, d)
 			}
 		}
+		p.Name = name
 	case SingleCWD:
 		if d := joinPath(root, dirs, ""); d != "" {
 			p.Dirs = []string{d}
 		}
+		p.Name = name
 	case NoCWD:
-		p.Name = joinPath(root, dirs, u.Name)
+		p.Name = joinPath(root, dirs, name)
 	}
-
-	if strings.HasPrefix(p.Name, "-") {
-		switch p.Action {
-		case List:
-			return fail(ErrPath, `the LIST argument begins with "-", which servers read as options of ls`)
-		case NameList:
-			return fail(ErrPath, `the NLST argument begins with "-", which servers read as options of ls`)
-		case RetrieveOrList:
-			return fail(ErrPath, `the name begins with "-" and may be listed (2011 draft §3.2.3 (4d)), which servers read as options of ls; ";type=i" retrieves it as a file`)
-		}
+	if strings.HasPrefix(p.Name, "/") {
+		p.Dirs = nil // RETR /etc/motd needs no CWD before it
 	}
-	return p, nil
+	if len(p.Dirs) == 0 {
+		p.Dirs = nil
+	}
+	return name
 }
 
 // joinPath joins the non-null elements of dirs, then name, with "/"

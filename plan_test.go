@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,31 +147,34 @@ func TestActionAndTypeFollowTheTypecode(t *testing.T) {
 		lines  []string
 	}{
 		// (4a): a null last segment lists the directory, whatever the
-		// typecode; TYPE is still sent for a, e, i, u per (2).
-		{"ftp://h/", 0, List, "", []string{"LIST"}},
-		{"ftp://h", 0, List, "", []string{"LIST"}},
-		{"ftp://h/dir/", 0, List, "", []string{"CWD dir", "LIST"}},
+		// typecode; TYPE is the typecode's for a, e, i, u per (2), and
+		// otherwise A, since a listing is text (RFC 959 §3.1.1.1).
+		{"ftp://h/", 'a', List, "", []string{"TYPE A", "LIST"}},
+		{"ftp://h", 'a', List, "", []string{"TYPE A", "LIST"}},
+		{"ftp://h/dir/", 'a', List, "", []string{"CWD dir", "TYPE A", "LIST"}},
 		{"ftp://h/dir/;type=a", 'a', List, "", []string{"CWD dir", "TYPE A", "LIST"}},
-		{"ftp://h/dir/;type=x", 0, List, "", []string{"CWD dir", "LIST"}},
+		{"ftp://h/dir/;type=x", 'a', List, "", []string{"CWD dir", "TYPE A", "LIST"}},
 		// (4a) with d: NLST of the current directory (4b, "or the
 		// current directory, if <last-segment> is null").
-		{"ftp://h/dir/;type=d", 0, NameList, "", []string{"CWD dir", "NLST"}},
+		{"ftp://h/dir/;type=d", 'a', NameList, "", []string{"CWD dir", "TYPE A", "NLST"}},
 		// (4b)
-		{"ftp://h/dir/sub;type=d", 0, NameList, "sub", []string{"CWD dir", "NLST sub"}},
-		{"ftp://h/sub;TYPE=D", 0, NameList, "sub", []string{"NLST sub"}},
+		{"ftp://h/dir/sub;type=d", 'a', NameList, "sub", []string{"CWD dir", "TYPE A", "NLST sub"}},
+		{"ftp://h/sub;TYPE=D", 'a', NameList, "sub", []string{"TYPE A", "NLST sub"}},
 		// (4c): TYPE upper-case (RFC 959 §5.3.2: TYPE A, E, I, U).
 		{"ftp://h/f;type=a", 'a', Retrieve, "f", []string{"TYPE A", "RETR f"}},
 		{"ftp://h/f;type=e", 'e', Retrieve, "f", []string{"TYPE E", "RETR f"}},
 		{"ftp://h/f;type=i", 'i', Retrieve, "f", []string{"TYPE I", "RETR f"}},
 		{"ftp://h/f;type=u", 'u', Retrieve, "f", []string{"TYPE U", "RETR f"}},
 		{"ftp://h/f;Type=I", 'i', Retrieve, "f", []string{"TYPE I", "RETR f"}},
-		// (4d): no typecode, or one not defined (§3.2.3.1: ignored).
-		{"ftp://h/f", 0, RetrieveOrList, "f", []string{"RETR f"}},
-		{"ftp://h/f;type=x", 0, RetrieveOrList, "f", []string{"RETR f"}},
-		{"ftp://h/f;type=Z", 0, RetrieveOrList, "f", []string{"RETR f"}},
+		// (4d): no typecode, or one not defined (§3.2.3.1: ignored);
+		// TYPE I, the guess that changes no byte of a file (RFC 1738
+		// §3.2.2 leaves the guess to the client).
+		{"ftp://h/f", 'i', RetrieveOrList, "f", []string{"TYPE I", "RETR f"}},
+		{"ftp://h/f;type=x", 'i', RetrieveOrList, "f", []string{"TYPE I", "RETR f"}},
+		{"ftp://h/f;type=Z", 'i', RetrieveOrList, "f", []string{"TYPE I", "RETR f"}},
 		// A ";" that is not the final typecode is data in Lenient.
-		{"ftp://h/f;x=1", 0, RetrieveOrList, "f;x=1", []string{"RETR f;x=1"}},
-		{"ftp://h/f;type=a/g", 0, RetrieveOrList, "g", []string{"CWD f;type=a", "RETR g"}},
+		{"ftp://h/f;x=1", 'i', RetrieveOrList, "f;x=1", []string{"TYPE I", "RETR f;x=1"}},
+		{"ftp://h/f;type=a/g", 'i', RetrieveOrList, "g", []string{"CWD f;type=a", "TYPE I", "RETR g"}},
 	}
 	for _, tt := range tests {
 		p := mustPlan(t, tt.raw)
@@ -190,13 +194,13 @@ func TestNullCWDSegmentsSendNoCWD(t *testing.T) {
 	for raw, want := range map[string][]string{
 		"ftp://h//f;type=i":      {"TYPE I", "RETR f"},
 		"ftp://h/a//b/f;type=i":  {"CWD a", "CWD b", "TYPE I", "RETR f"},
-		"ftp://h////":            {"LIST"},
-		"ftp://h/a///":           {"CWD a", "LIST"},
+		"ftp://h////":            {"TYPE A", "LIST"},
+		"ftp://h/a///":           {"CWD a", "TYPE A", "LIST"},
 		"ftp://h/%2F/f;type=i":   {"CWD /", "TYPE I", "RETR f"},
 		"ftp://h/./../f;type=i":  {"CWD .", "CWD ..", "TYPE I", "RETR f"},
-		"ftp://h/a%20b/%20/f":    {"CWD a b", "CWD  ", "RETR f"},
-		"ftp://h/%E9t%E9/x.txt":  {"CWD \xe9t\xe9", "RETR x.txt"},
-		"ftp://h/a%3Bb/c%3Fd%23": {"CWD a;b", "RETR c?d#"},
+		"ftp://h/a%20b/%20/f":    {"CWD a b", "CWD  ", "TYPE I", "RETR f"},
+		"ftp://h/%E9t%E9/x.txt":  {"CWD \xe9t\xe9", "TYPE I", "RETR x.txt"},
+		"ftp://h/a%3Bb/c%3Fd%23": {"CWD a;b", "TYPE I", "RETR c?d#"},
 	} {
 		if diff := cmp.Diff(want, mustPlan(t, raw).Commands()); diff != "" {
 			t.Errorf("%s: Commands (-want +got):\n%s", raw, diff)
@@ -219,19 +223,22 @@ func TestMethodsAndAbsolutePathsReachTheSameResource(t *testing.T) {
 	}{
 		{
 			raw:   "ftp://h/a/b/c.txt",
-			multi: lines{"CWD a", "CWD b", "RETR c.txt"}, single: lines{"CWD a/b", "RETR c.txt"}, none: lines{"RETR a/b/c.txt"},
-			absMulti: lines{"CWD /", "CWD a", "CWD b", "RETR c.txt"}, absSingle: lines{"CWD /a/b", "RETR c.txt"}, absNone: lines{"RETR /a/b/c.txt"},
+			multi: lines{"CWD a", "CWD b", "TYPE I", "RETR c.txt"}, single: lines{"CWD a/b", "TYPE I", "RETR c.txt"}, none: lines{"TYPE I", "RETR a/b/c.txt"},
+			absMulti: lines{"CWD /", "CWD a", "CWD b", "TYPE I", "RETR c.txt"}, absSingle: lines{"CWD /a/b", "TYPE I", "RETR c.txt"}, absNone: lines{"TYPE I", "RETR /a/b/c.txt"},
 		},
 		{
-			// %2F: the issue's example reaches /etc/motd in every method.
+			// %2F: a directory that begins with "/" drops the CWDs before
+			// it in every Method, so /etc/motd is reached even where a
+			// does not exist.
 			raw:   "ftp://h/a/%2Fetc/motd",
-			multi: lines{"CWD a", "CWD /etc", "RETR motd"}, single: lines{"CWD /etc", "RETR motd"}, none: lines{"RETR /etc/motd"},
-			absMulti: lines{"CWD /", "CWD a", "CWD /etc", "RETR motd"}, absSingle: lines{"CWD /etc", "RETR motd"}, absNone: lines{"RETR /etc/motd"},
+			multi: lines{"CWD /etc", "TYPE I", "RETR motd"}, single: lines{"CWD /etc", "TYPE I", "RETR motd"}, none: lines{"TYPE I", "RETR /etc/motd"},
+			absMulti: lines{"CWD /etc", "TYPE I", "RETR motd"}, absSingle: lines{"CWD /etc", "TYPE I", "RETR motd"}, absNone: lines{"TYPE I", "RETR /etc/motd"},
 		},
 		{
+			// A Name that begins with "/" needs no CWD before its RETR.
 			raw:   "ftp://h/a/%2Fetc%2Fmotd",
-			multi: lines{"CWD a", "RETR /etc/motd"}, single: lines{"CWD a", "RETR /etc/motd"}, none: lines{"RETR /etc/motd"},
-			absMulti: lines{"CWD /", "CWD a", "RETR /etc/motd"}, absSingle: lines{"CWD /a", "RETR /etc/motd"}, absNone: lines{"RETR /etc/motd"},
+			multi: lines{"TYPE I", "RETR /etc/motd"}, single: lines{"TYPE I", "RETR /etc/motd"}, none: lines{"TYPE I", "RETR /etc/motd"},
+			absMulti: lines{"TYPE I", "RETR /etc/motd"}, absSingle: lines{"TYPE I", "RETR /etc/motd"}, absNone: lines{"TYPE I", "RETR /etc/motd"},
 		},
 		{
 			// Null segments are dropped before joining; an element ending
@@ -243,35 +250,35 @@ func TestMethodsAndAbsolutePathsReachTheSameResource(t *testing.T) {
 		{
 			// A file at the top: the absolute plans start at the root.
 			raw:   "ftp://h/f",
-			multi: lines{"RETR f"}, single: lines{"RETR f"}, none: lines{"RETR f"},
-			absMulti: lines{"CWD /", "RETR f"}, absSingle: lines{"CWD /", "RETR f"}, absNone: lines{"RETR /f"},
+			multi: lines{"TYPE I", "RETR f"}, single: lines{"TYPE I", "RETR f"}, none: lines{"TYPE I", "RETR f"},
+			absMulti: lines{"CWD /", "TYPE I", "RETR f"}, absSingle: lines{"CWD /", "TYPE I", "RETR f"}, absNone: lines{"TYPE I", "RETR /f"},
 		},
 		{
 			// Listings: NoCWD puts the directory in LIST / NLST.
 			raw:   "ftp://h/pub/linux/",
-			multi: lines{"CWD pub", "CWD linux", "LIST"}, single: lines{"CWD pub/linux", "LIST"}, none: lines{"LIST pub/linux"},
-			absMulti: lines{"CWD /", "CWD pub", "CWD linux", "LIST"}, absSingle: lines{"CWD /pub/linux", "LIST"}, absNone: lines{"LIST /pub/linux"},
+			multi: lines{"CWD pub", "CWD linux", "TYPE A", "LIST"}, single: lines{"CWD pub/linux", "TYPE A", "LIST"}, none: lines{"TYPE A", "LIST pub/linux"},
+			absMulti: lines{"CWD /", "CWD pub", "CWD linux", "TYPE A", "LIST"}, absSingle: lines{"CWD /pub/linux", "TYPE A", "LIST"}, absNone: lines{"TYPE A", "LIST /pub/linux"},
 		},
 		{
 			raw:   "ftp://h/pub/linux;type=d",
-			multi: lines{"CWD pub", "NLST linux"}, single: lines{"CWD pub", "NLST linux"}, none: lines{"NLST pub/linux"},
-			absMulti: lines{"CWD /", "CWD pub", "NLST linux"}, absSingle: lines{"CWD /pub", "NLST linux"}, absNone: lines{"NLST /pub/linux"},
+			multi: lines{"CWD pub", "TYPE A", "NLST linux"}, single: lines{"CWD pub", "TYPE A", "NLST linux"}, none: lines{"TYPE A", "NLST pub/linux"},
+			absMulti: lines{"CWD /", "CWD pub", "TYPE A", "NLST linux"}, absSingle: lines{"CWD /pub", "TYPE A", "NLST linux"}, absNone: lines{"TYPE A", "NLST /pub/linux"},
 		},
 		{
 			raw:   "ftp://h/",
-			multi: lines{"LIST"}, single: lines{"LIST"}, none: lines{"LIST"},
-			absMulti: lines{"CWD /", "LIST"}, absSingle: lines{"CWD /", "LIST"}, absNone: lines{"LIST /"},
+			multi: lines{"TYPE A", "LIST"}, single: lines{"TYPE A", "LIST"}, none: lines{"TYPE A", "LIST"},
+			absMulti: lines{"CWD /", "TYPE A", "LIST"}, absSingle: lines{"CWD /", "TYPE A", "LIST"}, absNone: lines{"TYPE A", "LIST /"},
 		},
 		{
 			// 1997 draft §3.1: a first "~" is the login directory.
 			raw:   "ftp://h/~/foo/bar.html",
-			multi: lines{"CWD ~", "CWD foo", "RETR bar.html"}, single: lines{"CWD ~/foo", "RETR bar.html"}, none: lines{"RETR ~/foo/bar.html"},
-			absMulti: lines{"CWD foo", "RETR bar.html"}, absSingle: lines{"CWD foo", "RETR bar.html"}, absNone: lines{"RETR foo/bar.html"},
+			multi: lines{"CWD ~", "CWD foo", "TYPE I", "RETR bar.html"}, single: lines{"CWD ~/foo", "TYPE I", "RETR bar.html"}, none: lines{"TYPE I", "RETR ~/foo/bar.html"},
+			absMulti: lines{"CWD foo", "TYPE I", "RETR bar.html"}, absSingle: lines{"CWD foo", "TYPE I", "RETR bar.html"}, absNone: lines{"TYPE I", "RETR foo/bar.html"},
 		},
 		{
 			raw:   "ftp://user:pass@h/~/",
-			multi: lines{"CWD ~", "LIST"}, single: lines{"CWD ~", "LIST"}, none: lines{"LIST ~"},
-			absMulti: lines{"LIST"}, absSingle: lines{"LIST"}, absNone: lines{"LIST"},
+			multi: lines{"CWD ~", "TYPE A", "LIST"}, single: lines{"CWD ~", "TYPE A", "LIST"}, none: lines{"TYPE A", "LIST ~"},
+			absMulti: lines{"TYPE A", "LIST"}, absSingle: lines{"TYPE A", "LIST"}, absNone: lines{"TYPE A", "LIST"},
 		},
 		{
 			// Only a first "~" is special; "%7E" decodes to it.
@@ -403,10 +410,6 @@ func TestPlanRefusesHandBuiltURLsThatParseWouldRefuse(t *testing.T) {
 		_, err := tt.u.Plan()
 		wantPlanError(t, tt.u, err, tt.want)
 	}
-	var nilURL *URL
-	if _, err := nilURL.Plan(); !errors.Is(err, ErrHost) {
-		t.Errorf("(*URL)(nil).Plan() error = %v, want ErrHost", err)
-	}
 	// A Type in upper case is a letter: it is lowered, as String does.
 	p, err := (&URL{Host: "h", Name: "f", Type: 'A'}).Plan()
 	if err != nil || p.Type != TypeASCII || p.Action != Retrieve {
@@ -414,19 +417,40 @@ func TestPlanRefusesHandBuiltURLsThatParseWouldRefuse(t *testing.T) {
 	}
 }
 
-// WithMethod's doc: a Method other than the three is ErrPath.
-func TestPlanRefusesAnUnknownMethod(t *testing.T) {
+// A nil *URL and a Method other than the three are programming errors,
+// not faults of a URL: the *Error wraps none of the sentinels, so no
+// errors.Is(err, ErrX) check mistakes them for a bad URL.
+func TestPlanProgrammingErrorsWrapNoSentinel(t *testing.T) {
 	u := MustParse("ftp://h/a/f")
+	check := func(what string, err error) {
+		t.Helper()
+		var e *Error
+		if !errors.As(err, &e) || e.Op != "plan" || e.Offset != -1 {
+			t.Fatalf("%s: error %#v, want an *Error with Op plan and Offset -1", what, err)
+		}
+		for _, s := range []error{ErrScheme, ErrUserinfo, ErrHost, ErrPort, ErrEscape, ErrPath, ErrTypecode, ErrControl} {
+			if errors.Is(err, s) {
+				t.Errorf("%s: %v wraps %v", what, err, s)
+			}
+		}
+	}
 	for _, m := range []Method{-1, 3, 100} {
 		_, err := u.Plan(WithMethod(m))
-		wantPlanError(t, u, err, ErrPath)
+		check(m.String(), err)
+		if want := `ftpurl: plan "ftp://h/a/f": unknown Method: ` + m.String() + `: want MultiCWD, SingleCWD or NoCWD`; err.Error() != want {
+			t.Errorf("error %q, want %q", err, want)
+		}
 	}
+	var nilURL *URL
+	_, err := nilURL.Plan()
+	check("nil", err)
 }
 
-// DESIGN.md "Login and Plan": Plan refuses with ErrPath a LIST or NLST
-// argument beginning with "-", which servers read as ls options; and
-// the Name of RetrieveOrList, which the caller lists when RETR fails
-// (2011 draft §3.2.3 (4d)).
+// 2011 draft §3.2.3 (4a), (4b): Plan refuses with ErrPath a LIST or
+// NLST argument beginning with "-", which vsftpd and Pure-FTPd read as
+// options of ls. RETR and CWD are not ls: their arguments may begin
+// with "-", and the RetrieveOrList Fallback lists with CWD and a bare
+// LIST, so a name beginning with "-" is retrieved or listed safely.
 func TestPlanRefusesDashLedListingArguments(t *testing.T) {
 	refused := []struct {
 		raw  string
@@ -437,10 +461,6 @@ func TestPlanRefusesDashLedListingArguments(t *testing.T) {
 		{"ftp://h/dir/-R;type=d", planOpts(SingleCWD, false)},
 		{"ftp://h/-R/", planOpts(NoCWD, false)},
 		{"ftp://h/-R/;type=d", planOpts(NoCWD, false)},
-		{"ftp://h/-x", nil},
-		{"ftp://h/-x;type=q", nil},
-		{"ftp://h/~/-x", planOpts(NoCWD, true)},
-		{"ftp://h/%2D-help", nil},
 	}
 	for _, tt := range refused {
 		u := MustParse(tt.raw)
@@ -457,17 +477,27 @@ func TestPlanRefusesDashLedListingArguments(t *testing.T) {
 		lines []string
 	}{
 		// A CWD or RETR argument is not read as options.
-		{"ftp://h/-R/", nil, []string{"CWD -R", "LIST"}},
-		{"ftp://h/-R/;type=d", planOpts(SingleCWD, false), []string{"CWD -R", "NLST"}},
+		{"ftp://h/-R/", nil, []string{"CWD -R", "TYPE A", "LIST"}},
+		{"ftp://h/-x", nil, []string{"TYPE I", "RETR -x"}},
+		{"ftp://h/-x;type=q", nil, []string{"TYPE I", "RETR -x"}},
+		{"ftp://h/~/-x", planOpts(NoCWD, true), []string{"TYPE I", "RETR -x"}},
+		{"ftp://h/%2D-help", nil, []string{"TYPE I", "RETR --help"}},
+		{"ftp://h/-R/;type=d", planOpts(SingleCWD, false), []string{"CWD -R", "TYPE A", "NLST"}},
 		{"ftp://h/-x;type=i", nil, []string{"TYPE I", "RETR -x"}},
 		// A path before the "-" makes it harmless.
-		{"ftp://h/-x", planOpts(NoCWD, true), []string{"RETR /-x"}},
-		{"ftp://h/dir/-x;type=d", planOpts(NoCWD, false), []string{"NLST dir/-x"}},
-		{"ftp://h/a-b;type=d", nil, []string{"NLST a-b"}},
+		{"ftp://h/-x", planOpts(NoCWD, true), []string{"TYPE I", "RETR /-x"}},
+		{"ftp://h/dir/-x;type=d", planOpts(NoCWD, false), []string{"TYPE A", "NLST dir/-x"}},
+		{"ftp://h/a-b;type=d", nil, []string{"TYPE A", "NLST a-b"}},
 	}
 	for _, tt := range accepted {
-		if diff := cmp.Diff(tt.lines, mustPlan(t, tt.raw, tt.opts...).Commands()); diff != "" {
+		p := mustPlan(t, tt.raw, tt.opts...)
+		if diff := cmp.Diff(tt.lines, p.Commands()); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tt.raw, diff)
+		}
+		if p.Fallback != nil {
+			if got, want := p.Fallback.Commands(), []string{"CWD " + p.Name, "TYPE A", "LIST"}; !slices.Equal(got, want) {
+				t.Errorf("%s: Fallback %q, want %q", tt.raw, got, want)
+			}
 		}
 	}
 }
@@ -533,6 +563,11 @@ func readDraftDialog(client []string) (host, user, pass string, lines []string) 
 		}
 	}
 	return host, user, pass, lines
+}
+
+// withoutType drops the TYPE lines.
+func withoutType(lines []string) []string {
+	return slices.DeleteFunc(slices.Clone(lines), func(l string) bool { return strings.HasPrefix(l, "TYPE ") })
 }
 
 // listingLine is how a listing is compared: by its argument only.
@@ -632,7 +667,24 @@ func TestDraft2011DialogsFromCWDOnward(t *testing.T) {
 			t.Fatalf("%s: Plan: %v", d.section, err)
 		}
 		host, user, pass, want := readDraftDialog(d.client)
-		if diff := cmp.Diff(want, readOurLines(p.Commands())); diff != "" {
+		ours := readOurLines(p.Commands())
+		// TYPE is the typecode's letter (§3.2.3 (2)), compared where
+		// the URL has one. Without one the dialogs guess (§4's second
+		// example TYPE A before RETR, its third none before MLSD);
+		// Plan's guess is TYPE I before RETR and TYPE A before a
+		// listing, which changes no byte (RFC 1738 §3.2.2), a named
+		// difference.
+		if !sendsType(u.Type) {
+			want, ours = withoutType(want), withoutType(ours)
+			wantType := TypeImage
+			if p.Action == List || p.Action == NameList {
+				wantType = TypeASCII
+			}
+			if p.Type != wantType {
+				t.Errorf("%s: Type %q without a typecode, want %q", d.section, p.Type, wantType)
+			}
+		}
+		if diff := cmp.Diff(want, ours); diff != "" {
 			t.Errorf("%s %s: lines from CWD onward (-draft +ours):\n%s", d.section, d.url, diff)
 		}
 		if p.Action != d.action {
@@ -655,8 +707,8 @@ func TestDraft2011DialogsFromCWDOnward(t *testing.T) {
 // third example's MLSD (4a with d) is our NLST (RFC 1738 §3.2.2).
 func TestDraft2011ListingLinesAreNLSTForTypecodeD(t *testing.T) {
 	for raw, want := range map[string][]string{
-		draft2011Dialogs[0].url: {"CWD /somedir", "NLST seconddir"},
-		draft2011Dialogs[2].url: {"NLST"},
+		draft2011Dialogs[0].url: {"CWD /somedir", "TYPE A", "NLST seconddir"},
+		draft2011Dialogs[2].url: {"TYPE A", "NLST"},
 	} {
 		if diff := cmp.Diff(want, mustPlan(t, raw).Commands()); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", raw, diff)
@@ -669,7 +721,7 @@ func TestDraft2011ListingLinesAreNLSTForTypecodeD(t *testing.T) {
 // such URI will result in sending "CWD etc" instead of <CWD /etc>."
 func TestDraft2011EtcMotdIsNotSlashEtc(t *testing.T) {
 	for _, raw := range []string{"ftp://203.0.113.42/etc/motd", "ftp://203.0.113.42//etc/motd"} {
-		if diff := cmp.Diff([]string{"CWD etc", "RETR motd"}, mustPlan(t, raw).Commands()); diff != "" {
+		if diff := cmp.Diff([]string{"CWD etc", "TYPE I", "RETR motd"}, mustPlan(t, raw).Commands()); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", raw, diff)
 		}
 	}
@@ -738,8 +790,13 @@ func TestDraft1997Section25Dialogs(t *testing.T) {
 			}
 			want = tt.ours
 		}
-		if diff := cmp.Diff(want, p.Commands()); diff != "" {
+		// §2.5 names the CWD and RETR; the type is the client's guess
+		// (§2.3), TYPE I before RETR.
+		if diff := cmp.Diff(want, withoutType(p.Commands())); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tt.url, diff)
+		}
+		if p.Type != TypeImage {
+			t.Errorf("%s: Type %q, want i", tt.url, p.Type)
 		}
 		// "logging in as "myname" (prompting for a password if it is
 		// asked for)"
@@ -775,11 +832,11 @@ func TestDraft1997Section31AbsolutePaths(t *testing.T) {
 		opts []PlanOption
 		want []string
 	}{
-		{"ftp://host/foo/bar.html", planOpts(SingleCWD, true), []string{"CWD /foo", "RETR bar.html"}},
-		{"ftp://host/foo/bar.html", nil, []string{"CWD foo", "RETR bar.html"}},
-		{"ftp://host/foo/bar.html", []PlanOption{WithAbsolutePaths()}, []string{"CWD /", "CWD foo", "RETR bar.html"}},
-		{"ftp://host/~/foo/bar.html", []PlanOption{WithAbsolutePaths()}, []string{"CWD foo", "RETR bar.html"}},
-		{"ftp://user:pass@host/~/", []PlanOption{WithAbsolutePaths()}, []string{"LIST"}},
+		{"ftp://host/foo/bar.html", planOpts(SingleCWD, true), []string{"CWD /foo", "TYPE I", "RETR bar.html"}},
+		{"ftp://host/foo/bar.html", nil, []string{"CWD foo", "TYPE I", "RETR bar.html"}},
+		{"ftp://host/foo/bar.html", []PlanOption{WithAbsolutePaths()}, []string{"CWD /", "CWD foo", "TYPE I", "RETR bar.html"}},
+		{"ftp://host/~/foo/bar.html", []PlanOption{WithAbsolutePaths()}, []string{"CWD foo", "TYPE I", "RETR bar.html"}},
+		{"ftp://user:pass@host/~/", []PlanOption{WithAbsolutePaths()}, []string{"TYPE A", "LIST"}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, mustPlan(t, tt.url, tt.opts...).Commands()); diff != "" {
@@ -951,20 +1008,33 @@ func TestPlanRefusesHandBuiltInjection(t *testing.T) {
 }
 
 // Plan.Commands' doc: an empty Dirs element sends nothing (2011 draft
-// §3.2.3 (1), Note), TYPE is sent for a, e, i, u in any case, an unknown
-// Action renders no action line.
+// §3.2.3 (1), Note), TYPE is sent in upper case (RFC 959 §5.3.2); and a
+// hand-built Plan gets Plan's own checks: exactly one TYPE of a, e, i or
+// u (§3.2.3 (2)), a known Action, no LIST or NLST argument beginning
+// with "-", a Fallback only on RetrieveOrList and none on a Fallback.
 func TestCommandsOfAHandBuiltPlan(t *testing.T) {
+	fallback := &Plan{Dirs: []string{"f"}, Type: 'a', Action: List}
 	tests := []struct {
 		p    Plan
 		want []string
 	}{
-		{Plan{Dirs: []string{"", "a", ""}, Action: List}, []string{"CWD a", "LIST"}},
+		{Plan{Dirs: []string{"", "a", ""}, Type: 'a', Action: List}, []string{"CWD a", "TYPE A", "LIST"}},
 		{Plan{Type: 'I', Action: Retrieve, Name: "f"}, []string{"TYPE I", "RETR f"}},
-		{Plan{Type: 'd', Action: NameList, Name: "f"}, []string{"NLST f"}},
-		{Plan{Type: 'x', Action: RetrieveOrList, Name: "f"}, []string{"RETR f"}},
-		{Plan{Dirs: []string{"a"}, Action: Action(9), Name: "f"}, []string{"CWD a"}},
-		{Plan{Action: List, Name: "sub"}, []string{"LIST sub"}},
-		{Plan{}, []string{}},
+		{Plan{Type: 'u', Action: NameList, Name: "f"}, []string{"TYPE U", "NLST f"}},
+		{Plan{Type: 'a', Action: List, Name: "sub"}, []string{"TYPE A", "LIST sub"}},
+		{Plan{Type: 'i', Action: RetrieveOrList, Name: "-f", Fallback: fallback}, []string{"TYPE I", "RETR -f"}},
+		// Refused: nil.
+		{Plan{Action: List}, nil},                           // no TYPE
+		{Plan{Type: 'd', Action: NameList, Name: "f"}, nil}, // d is no TYPE argument
+		{Plan{Type: 'x', Action: RetrieveOrList, Name: "f"}, nil},
+		{Plan{Dirs: []string{"a"}, Type: 'i', Action: Action(9), Name: "f"}, nil},
+		{Plan{Type: 'a', Action: List, Name: "-la"}, nil},
+		{Plan{Type: 'a', Action: NameList, Name: "-R"}, nil},
+		{Plan{Type: 'i', Action: Retrieve, Name: "f", Fallback: fallback}, nil},
+		{Plan{Type: 'i', Action: RetrieveOrList, Name: "f", Fallback: &Plan{Type: 'a', Action: List, Fallback: fallback}}, nil},
+		{Plan{Type: 'i', Action: RetrieveOrList, Name: "f", Fallback: &Plan{Dirs: []string{"f\r\nDELE x"}, Type: 'a', Action: List}}, nil},
+		{Plan{Host: "h\r\nDELE x", Type: 'i', Action: Retrieve, Name: "f"}, nil},
+		{Plan{}, nil},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, tt.p.Commands()); diff != "" {
@@ -1030,5 +1100,120 @@ func TestMethodAndActionNames(t *testing.T) {
 	var a Action
 	if err := a.UnmarshalText([]byte("Action(0)")); err == nil {
 		t.Error(`UnmarshalText("Action(0)") = nil error`)
+	}
+}
+
+// 2011 draft §3.2.3 (4d): a name that may be a file or a directory is
+// retrieved, and when the server refuses the RETR, Fallback changes into
+// it and lists it. CWD fails for a missing name, where "LIST name"
+// answers 226 with nothing on vsftpd and Pure-FTPd and reads as an empty
+// directory. With NoCWD the CWD takes the whole path.
+func TestRetrieveOrListFallsBackToCWDAndLIST(t *testing.T) {
+	tests := []struct {
+		raw  string
+		opts []PlanOption
+		cwd  string // the Fallback's CWD argument
+	}{
+		{"ftp://h/pub/x", nil, "x"},
+		{"ftp://h/pub/x", planOpts(SingleCWD, false), "x"},
+		{"ftp://h/pub/x", planOpts(NoCWD, false), "pub/x"},
+		{"ftp://h/pub/x", planOpts(NoCWD, true), "/pub/x"},
+		{"ftp://h/pub/x;type=q", nil, "x"}, // an unknown letter is ignored (§3.2.3.1)
+		{"ftp://h/a/%2Fetc%2Fmotd", planOpts(NoCWD, false), "/etc/motd"},
+		{"ftp://h/-x", nil, "-x"},
+	}
+	for _, tt := range tests {
+		p := mustPlan(t, tt.raw, tt.opts...)
+		if p.Action != RetrieveOrList || p.Fallback == nil {
+			t.Fatalf("%s: Action %v Fallback %v, want RetrieveOrList with a Fallback", tt.raw, p.Action, p.Fallback)
+		}
+		f := p.Fallback
+		want := Plan{Host: "h", Dirs: []string{tt.cwd}, Type: TypeASCII, Action: List}
+		if diff := cmp.Diff(want, *f); diff != "" {
+			t.Errorf("%s: Fallback (-want +got):\n%s", tt.raw, diff)
+		}
+		if got, want := f.Commands(), []string{"CWD " + tt.cwd, "TYPE A", "LIST"}; !slices.Equal(got, want) {
+			t.Errorf("%s: Fallback.Commands() = %q, want %q", tt.raw, got, want)
+		}
+	}
+	// Every other Action has no Fallback.
+	for _, raw := range []string{"ftp://h/pub/", "ftp://h/f;type=i", "ftp://h/f;type=a", "ftp://h/d;type=d", "ftp://h/;type=d"} {
+		if p := mustPlan(t, raw); p.Fallback != nil {
+			t.Errorf("%s: %v has a Fallback %+v", raw, p.Action, p.Fallback)
+		}
+	}
+}
+
+// 2011 draft §3.2.3 (2) and RFC 1738 §3.2.2: without a typecode the
+// client guesses the type, and a server's ASCII default (RFC 959 §3.1.1.1)
+// turns every LF of a binary file into CRLF. Plan guesses TYPE I before
+// RETR and TYPE A before a listing, so kernel.tar arrives byte for byte.
+func TestEveryPlanSendsExactlyOneType(t *testing.T) {
+	for raw, want := range map[string]string{
+		"ftp://h/pub/linux/kernel.tar":        "TYPE I",
+		"ftp://h/pub/linux/":                  "TYPE A",
+		"ftp://h/pub/linux;type=d":            "TYPE A",
+		"ftp://h/pub/linux/README;type=a":     "TYPE A",
+		"ftp://h/pub/linux/README;type=E":     "TYPE E",
+		"ftp://h/pub/linux/README;type=u":     "TYPE U",
+		"ftp://h/pub/linux/kernel.tar;type=z": "TYPE I",
+	} {
+		n := 0
+		for _, l := range mustPlan(t, raw).Commands() {
+			if strings.HasPrefix(l, "TYPE ") {
+				n++
+				if l != want {
+					t.Errorf("%s: %q, want %q", raw, l, want)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d TYPE lines, want 1", raw, n)
+		}
+	}
+}
+
+// 1997 draft §3.1: with WithAbsolutePaths a first segment "~" is the
+// login directory, also when it is the name: ftp://h/~ and ftp://h/~/
+// list the login directory, never "RETR /~".
+func TestAbsolutePathsDropATildeName(t *testing.T) {
+	for _, raw := range []string{"ftp://h/~", "ftp://h/~/", "ftp://h/%7E"} {
+		for _, m := range []Method{MultiCWD, SingleCWD, NoCWD} {
+			p := mustPlan(t, raw, planOpts(m, true)...)
+			if got := p.Commands(); !slices.Equal(got, []string{"TYPE A", "LIST"}) {
+				t.Errorf("%s %v absolute: %q, want TYPE A and LIST", raw, m, got)
+			}
+		}
+	}
+	// Without the option "~" is sent as it is: servers that expand it
+	// (vsftpd, ProFTPD, Pure-FTPd) do so.
+	if got := mustPlan(t, "ftp://h/~").Commands(); !slices.Equal(got, []string{"TYPE I", "RETR ~"}) {
+		t.Errorf("ftp://h/~: %q, want TYPE I and RETR ~", got)
+	}
+	// Only a first "~": in a directory it is a name like any other.
+	if got := mustPlan(t, "ftp://h/a/~", planOpts(NoCWD, true)...).Commands(); !slices.Equal(got, []string{"TYPE I", "RETR /a/~"}) {
+		t.Errorf("ftp://h/a/~: %q", got)
+	}
+}
+
+// RFC 959 §4.1.3: a CR, LF or NUL in USER's or PASS's argument would
+// inject a command. Only a hand-built URL can hold one, and Plan refuses
+// it with ErrControl, so that a nil error vouches for every argument a
+// client sends; the message never quotes or describes the password.
+func TestPlanRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
+	const secret = "s3cret\r\nDELE x"
+	for _, u := range []*URL{
+		{User: User("alice\r\nDELE x"), Host: "h", Name: "f"},
+		{User: User("alice\x00"), Host: "h", Name: "f"},
+		{User: UserPassword("alice", secret), Host: "h", Name: "f"},
+		{User: UserPassword("", "\n"), Host: "h", Name: "f"},
+	} {
+		_, err := u.Plan()
+		wantPlanError(t, u, err, ErrControl)
+		if _, has := u.User.Password(); has {
+			if msg := err.Error(); strings.Contains(msg, "s3cret") || !strings.HasSuffix(msg, ": the password holds CR, LF or NUL") {
+				t.Errorf("Plan error %q: want it to say the password holds CR, LF or NUL, and nothing of it", msg)
+			}
+		}
 	}
 }

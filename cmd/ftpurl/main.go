@@ -28,6 +28,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -275,6 +276,22 @@ func (p *printer) one(raw string) {
 	}
 }
 
+// mayHoldURL reports whether line holds "ftp:" in any ASCII case, where
+// every candidate URL starts.
+func mayHoldURL(line []byte) bool {
+	for i := 3; i < len(line); i++ {
+		j := bytes.IndexByte(line[i:], ':')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if bytes.EqualFold(line[i-3:i], []byte("ftp")) {
+			return true
+		}
+	}
+	return false
+}
+
 // urlString is the URL as the default and -find output show it.
 func (p *printer) urlString(u *ftpurl.URL) string {
 	if p.cfg.redact {
@@ -283,19 +300,44 @@ func (p *printer) urlString(u *ftpurl.URL) string {
 	return u.String()
 }
 
-// find prints each URL that the grammar finds in the text on stdin.
+// find prints each URL that the grammar finds in the text on stdin,
+// after its byte offset in the whole input. A URL never spans white
+// space or a control character (RFC 3986 Appendix C), so the text is
+// read a line at a time: memory stays bounded by the longest line,
+// however long the input.
 func (p *printer) find(stdin io.Reader) {
 	defer p.recoverBug()
-	text, err := io.ReadAll(stdin)
-	if err != nil {
-		p.fail(fmt.Errorf("ftpurl: reading standard input: %w", err))
-		return
-	}
-	for _, m := range p.cfg.grammar.FindAll(string(text), -1) {
-		p.out.WriteString(strconv.Itoa(m.Start))
-		p.out.WriteByte('\t')
-		p.out.WriteString(p.urlString(m.URL))
-		p.out.WriteByte('\n')
+	r := bufio.NewReaderSize(stdin, 64<<10)
+	var long []byte // a line longer than r's buffer, gathered
+	base := 0       // offset of the current line in the whole input
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
+			continue
+		}
+		if len(long) > 0 {
+			line = append(long, line...)
+			long = line[:0]
+		}
+		// Most lines of a log hold no "ftp:" and so no URL: they skip
+		// the copy into a string.
+		if mayHoldURL(line) {
+			for _, m := range p.cfg.grammar.FindAll(string(line), -1) {
+				p.out.WriteString(strconv.Itoa(base + m.Start))
+				p.out.WriteByte('\t')
+				p.out.WriteString(p.urlString(m.URL))
+				p.out.WriteByte('\n')
+			}
+		}
+		base += len(line)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			p.fail(fmt.Errorf("ftpurl: reading standard input: %w", err))
+			return
+		}
 	}
 }
 
@@ -322,7 +364,18 @@ func (p *printer) plan(u *ftpurl.URL) {
 		p.out.WriteString(c)
 		p.out.WriteByte('\n')
 	}
+	if pl.Fallback != nil {
+		p.out.WriteString(fallbackComment + "\n")
+		for _, c := range pl.Fallback.Commands() {
+			p.out.WriteString(c)
+			p.out.WriteByte('\n')
+		}
+	}
 }
+
+// fallbackComment introduces the lines of a RetrieveOrList plan's
+// Fallback in -plan's output (2011 draft §3.2.3 (4d)).
+const fallbackComment = "# when RETR is refused (550), list the name instead:"
 
 // The -json output. Strings are decoded octets, as in ftpurl.URL; JSON
 // shows a byte sequence that is not UTF-8 as U+FFFD, so "path" also
@@ -354,10 +407,26 @@ type loginJSON struct {
 type planJSON struct {
 	Host     string        `json:"host"`
 	Dirs     []string      `json:"dirs"`
-	Type     string        `json:"type,omitempty"`
+	Type     string        `json:"type"`
 	Action   ftpurl.Action `json:"action"` // MarshalText: "retrieve", "list", ...
 	Name     string        `json:"name,omitempty"`
 	Commands []string      `json:"commands"`
+	Fallback *planJSON     `json:"fallback,omitempty"` // retrieve-or-list: run when RETR is refused
+}
+
+func newPlanJSON(pl *ftpurl.Plan) *planJSON {
+	if pl == nil {
+		return nil
+	}
+	return &planJSON{
+		Host:     pl.Host,
+		Dirs:     nonNil(pl.Dirs),
+		Type:     pl.Type.String(),
+		Action:   pl.Action,
+		Name:     pl.Name,
+		Commands: nonNil(pl.Commands()),
+		Fallback: newPlanJSON(pl.Fallback),
+	}
 }
 
 func (p *printer) json(u *ftpurl.URL) {
@@ -389,14 +458,7 @@ func (p *printer) json(u *ftpurl.URL) {
 	if err != nil {
 		v.PlanError = err.Error()
 	} else {
-		v.Plan = &planJSON{
-			Host:     pl.Host,
-			Dirs:     nonNil(pl.Dirs),
-			Type:     pl.Type.String(),
-			Action:   pl.Action,
-			Name:     pl.Name,
-			Commands: nonNil(pl.Commands()),
-		}
+		v.Plan = newPlanJSON(pl)
 	}
 	enc := json.NewEncoder(p.out)
 	enc.SetEscapeHTML(false)

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ftpurl/ftpurl"
 )
 
 // result is what one run of the command gives.
@@ -295,27 +300,31 @@ func TestPlanPrintsCommands(t *testing.T) {
 		// 2011 draft §3.2.3 (4a): an empty name lists; (4b) type d is NLST.
 		name: "anonymous listing and NLST",
 		args: []string{"-plan", "ftp://ftp.example.com/pub/", "ftp://alice:s3cret@h/pub;type=d"},
-		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nLIST\n\nUSER alice\nPASS xxxxx\nNLST pub\n"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nTYPE A\nLIST\n\nUSER alice\nPASS xxxxx\nTYPE A\nNLST pub\n"},
 	}, {
 		// DESIGN.md "SingleCWD and NoCWD join the non-null Dirs".
 		name: "singlecwd",
 		args: []string{"-plan", "-method", "singlecwd", "ftp://h/a/b/c.txt;type=i"},
 		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD a/b\nTYPE I\nRETR c.txt\n"},
 	}, {
+		// 2011 draft §3.2.3 (4d): no typecode, so TYPE I and RETR, and
+		// the Fallback that lists the name when RETR is refused.
 		name: "nocwd reaches /etc/motd through %2F",
 		args: []string{"-plan", "-method", "nocwd", "ftp://h/a/%2Fetc/motd"},
-		want: result{stdout: "USER anonymous\nPASS xxxxx\nRETR /etc/motd\n"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nTYPE I\nRETR /etc/motd\n" +
+			"# when RETR is refused (550), list the name instead:\nCWD /etc/motd\nTYPE A\nLIST\n"},
 	}, {
 		// The 1997 draft §3.1 via WithAbsolutePaths: CWD / first.
 		name: "absolute",
 		args: []string{"-plan", "-absolute", "ftp://h/pub/f"},
-		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD /\nCWD pub\nRETR f\n"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD /\nCWD pub\nTYPE I\nRETR f\n" +
+			"# when RETR is refused (550), list the name instead:\nCWD f\nTYPE A\nLIST\n"},
 	}, {
 		// DESIGN.md "Plan refuses with ErrPath a LIST or NLST argument
 		// beginning with -": the URL fails, the next one is planned.
 		name:   "plan error",
 		args:   []string{"-plan", "ftp://h/-la;type=d", "ftp://h/f"},
-		want:   result{stdout: "USER anonymous\nPASS xxxxx\nRETR f\n", stderr: `ftpurl: plan "ftp://h/-la;type=d": invalid path`, status: 1},
+		want:   result{stdout: "USER anonymous\nPASS xxxxx\nTYPE I\nRETR f\n" + "# when RETR is refused (550), list the name instead:\nCWD f\nTYPE A\nLIST\n", stderr: `ftpurl: plan "ftp://h/-la;type=d": invalid path`, status: 1},
 		prefix: true,
 	}})
 }
@@ -332,7 +341,7 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 		name: "anonymous, no path, IPv6, port, query",
 		args: []string{"-json", "ftp://[2001:DB8::1]:2121?q&a#f"},
 		want: result{stdout: `{"url":"ftp://[2001:db8::1]:2121/?q&a#f","host":"2001:db8::1","port":2121,"address":"[2001:db8::1]:2121","path":"/","dirs":[],"name":"",` +
-			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"action":"list","commands":["LIST"]}}` + "\n"},
+			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n"},
 	}, {
 		// The action is Action.MarshalText's name (DESIGN.md "Login and
 		// Plan"): NLST for type d (2011 draft §3.2.3 (4b)), RETR-or-LIST
@@ -340,8 +349,9 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 		// case (Method.UnmarshalText), NoCWD joining the path.
 		name: "name-list and retrieve-or-list, method in upper case",
 		args: []string{"-json", "-method", "NOCWD", "ftp://h/a/b;type=d", "ftp://h/a/b"},
-		want: result{stdout: `{"url":"ftp://h/a/b;type=d","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"action":"name-list","name":"a/b","commands":["NLST a/b"]}}` + "\n" +
-			`{"url":"ftp://h/a/b","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"action":"retrieve-or-list","name":"a/b","commands":["RETR a/b"]}}` + "\n"},
+		want: result{stdout: `{"url":"ftp://h/a/b;type=d","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"a","action":"name-list","name":"a/b","commands":["TYPE A","NLST a/b"]}}` + "\n" +
+			`{"url":"ftp://h/a/b","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"i","action":"retrieve-or-list","name":"a/b","commands":["TYPE I","RETR a/b"],` +
+			`"fallback":{"host":"h","dirs":["a/b"],"type":"a","action":"list","commands":["CWD a/b","TYPE A","LIST"]}}}` + "\n"},
 	}, {
 		name: "password and plan error",
 		args: []string{"-json", "ftp://alice:s3cret@h/a%3Cb/-x;type=d"},
@@ -351,7 +361,7 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 	}, {
 		name: "one object a line",
 		args: []string{"-json", "ftp://a/", "ftp://b/f;type=i"},
-		want: result{stdout: `{"url":"ftp://a/","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"action":"list","commands":["LIST"]}}` + "\n" +
+		want: result{stdout: `{"url":"ftp://a/","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n" +
 			`{"url":"ftp://b/f;type=i","host":"b","port":21,"address":"b:21","path":"/f","dirs":[],"name":"f","type":"i","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"b","dirs":[],"type":"i","action":"retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
 	}})
 }
@@ -396,6 +406,74 @@ func TestFindPrintsURLsWithOffsets(t *testing.T) {
 		stdin: "at ftp://alice:s3cret@h/f",
 		want:  result{stdout: "3\tftp://alice:xxxxx@h/f\n"},
 	}})
+}
+
+// -find reads its input a line at a time (a URL never spans white space
+// or a control character, RFC 3986 Appendix C), yet finds what FindAll
+// finds in the whole text, at the same byte offsets in the whole input:
+// also across CRLF line ends and in lines longer than its read buffer.
+func TestFindReadsLinesButReportsOffsetsInTheWholeInput(t *testing.T) {
+	long := strings.Repeat("x", 200<<10) + " ftp://long.example/" + strings.Repeat("a", 100<<10) + " ftp://after/"
+	text := "a ftp://one/f\r\n\n" + long + "\nftp://two/;type=d (ftp://three/x).\nlast ftp://four/"
+	var want strings.Builder
+	for _, m := range ftpurl.Lenient.FindAll(text, -1) {
+		fmt.Fprintf(&want, "%d\t%s\n", m.Start, m.URL)
+	}
+	if n := strings.Count(want.String(), "\n"); n != 6 {
+		t.Fatalf("FindAll found %d URLs in the test text, want 6", n)
+	}
+	r := runCmd([]string{"-find"}, text)
+	if r.status != 0 || r.stdout != want.String() {
+		t.Errorf("ftpurl -find = %+v; want FindAll's:\n%s", r, want.String())
+	}
+}
+
+// lines is an io.Reader of n copies of line, made as they are read.
+type lines struct {
+	line string
+	n    int
+	off  int
+}
+
+func (l *lines) Read(p []byte) (int, error) {
+	if l.n == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p, l.line[l.off:])
+	if l.off += k; l.off == len(l.line) {
+		l.off, l.n = 0, l.n-1
+	}
+	return k, nil
+}
+
+// -find's memory does not grow with its input: 64 MiB of log lines, one
+// URL in each thousand, allocate a small fraction of that.
+func TestFindRunsInBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 64 MiB")
+	}
+	line := "2026-11-23 12:00:00 GET /index.html 200 1234 Mozilla/5.0 (X11) \n"
+	hit := "2026-11-23 12:00:01 fetch ftp://ftp.example.org/pub/f.tar.gz ok\n"
+	if len(line) != 64 || len(hit) != 64 {
+		t.Fatalf("lines of %d and %d bytes, want 64", len(line), len(hit))
+	}
+	const blocks = 1 << 10 // of 1024 lines: 64 MiB
+	block := hit + strings.Repeat(line, 1023)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var out bytes.Buffer
+	status := run([]string{"-find"}, &lines{line: block, n: blocks}, &out, io.Discard)
+	runtime.ReadMemStats(&after)
+	if want := "ftp://ftp.example.org/pub/f.tar.gz\n"; status != 0 || strings.Count(out.String(), want) != blocks {
+		t.Fatalf("status %d, %d URLs found, want %d", status, strings.Count(out.String(), want), blocks)
+	}
+	if !strings.HasPrefix(out.String(), "26\tftp://") || !strings.Contains(out.String(), "\n65562\tftp://") {
+		t.Errorf("offsets are not in the whole input: %q", out.String()[:60])
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("-find of %d MiB allocated %d bytes, want under 4 MiB", blocks*len(block)>>20, alloc)
+	}
 }
 
 // DESIGN.md "Passwords never leak": -json, -plan, -get and every error
