@@ -447,7 +447,7 @@ func runSteps(s *session, p *ftpurl.Plan, fallback bool) error {
 			return e
 		}
 	}
-	if t := planType(p); t != 0 {
+	if t := p.Type; t != 0 {
 		arg := strings.ToUpper(string(rune(t)))
 		if err := s.conn.Type(ftp.TransferType(arg)); err != nil {
 			e := s.fail("type", "TYPE "+arg, err)
@@ -517,7 +517,7 @@ func (r *Response) retrieveOrList(p *ftpurl.Plan) error {
 	if retrErr.Code != ftp.StatusFileUnavailable {
 		return retrErr
 	}
-	fb := planFallback(p)
+	fb := p.Fallback
 	if fb == nil {
 		return retrErr
 	}
