@@ -106,6 +106,17 @@ var fetchCases = []fetchCase{
 		},
 	},
 	{name: "AbsolutePathsDropAFirstTilde", path: "~/text.txt", abs: []bool{true}, want: file(textFile)},
+	{
+		name: "TildeNameWithoutAbsolutePathsIsRETRThenCWDTilde", path: "~", abs: []bool{false},
+		want: fallbackList(rootNames...),
+		differ: map[string]want{
+			// "CWD ~" as anonymous: ProFTPD refuses it; pyftpdlib and
+			// ftpserverlib do not expand "~".
+			"proftpd":      fallbackFails("cwd", 550),
+			"pyftpdlib":    fallbackFails("cwd", 550),
+			"ftpserverlib": fallbackFails("cwd", 550),
+		},
+	},
 	{name: "AbsolutePathsDropATildeName", path: "~", abs: []bool{true}, want: list(rootNames...)},
 	{name: "EncodedSpacesInDirectoryAndName", path: "with%20space/file%20name.txt", want: file("spaces\n")},
 	{
@@ -292,7 +303,17 @@ func TestLogins(t *testing.T) {
 			differ: map[string]want{
 				// pyftpdlib and ftpserverlib know no user "ftp".
 				"pyftpdlib":    fails("login", 530),
-				"ftpserverlib": fails("login", 0),
+				"ftpserverlib": fails("login", 530),
+			},
+		},
+		{
+			name: "UpperCaseAnonymousIsSentAsItIs", userinfo: "ANONYMOUS@", want: file(textFile),
+			differ: map[string]want{
+				// Only vsftpd and Pure-FTPd take the anonymous name
+				// in any case. A refused login is slow (3 s or more).
+				"proftpd":      fails("login", 530),
+				"pyftpdlib":    fails("login", 530),
+				"ftpserverlib": fails("login", 530),
 			},
 		},
 	}
@@ -438,5 +459,57 @@ func TestContextEndsAStalledFetch(t *testing.T) {
 	}
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("Open took %v with a 200ms timeout", d)
+	}
+}
+
+// TestNLSTNamesAsTheServerSendsThem records the NLST replies, which
+// RFC 959 §4.1.3 leaves to the server: whether NLST of a directory
+// prefixes the names with it, and whether "." and ".." are among them.
+func TestNLSTNamesAsTheServerSendsThem(t *testing.T) {
+	top := []string{"-dash.txt", "a", "binary.bin", "empty.txt", "emptydir", "semi;colon.txt", "text.txt", "with space", "ünïcödé.txt"}
+	topDots := append([]string{".", ".."}, top...)
+	cases := []struct {
+		name, path string
+		want       []string
+		differ     map[string][]string
+	}{
+		{
+			name: "NLSTOfTheLoginDirectory", path: ";type=d", want: top,
+			differ: map[string][]string{"pure-ftpd": topDots},
+		},
+		{
+			name: "NLSTOfASubdirectoryPrefixesItsName", path: "a/b;type=d", want: []string{"b/deep.txt"},
+			differ: map[string][]string{
+				"pure-ftpd": {"b/.", "b/..", "b/deep.txt"},
+				"pyftpdlib": {"deep.txt"},
+			},
+		},
+		{
+			name: "NLSTOfAnEmptyDirectory", path: "emptydir/;type=d", want: nil,
+			differ: map[string][]string{"pure-ftpd": {".", ".."}},
+		},
+	}
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					w := c.want
+					if d, ok := c.differ[name]; ok {
+						w = d
+					}
+					resp, err := fetch.Open(context.Background(), "ftp://"+srv.addr+"/"+c.path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer resp.Close()
+					got := slices.Sorted(slices.Values(resp.Names))
+					if !slices.Equal(got, slices.Sorted(slices.Values(w))) {
+						t.Errorf("NLST names %q, want %q", got, w)
+					}
+				})
+			}
+		})
 	}
 }
