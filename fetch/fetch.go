@@ -468,7 +468,8 @@ func (r *Response) list(p *ftpurl.Plan, fallback bool) error {
 		return e
 	}
 	r.Action, r.Entries, r.Fallback = ftpurl.List, entries, fallback
-	return r.Close()
+	_ = r.Close() // the listing is whole; a failed QUIT changes nothing
+	return nil
 }
 
 // nameList runs NLST and ends the session.
@@ -479,7 +480,8 @@ func (r *Response) nameList(p *ftpurl.Plan) error {
 		return s.fail("nlst", strings.TrimSpace("NLST "+p.Name), err)
 	}
 	r.Action, r.Names = ftpurl.NameList, names
-	return r.Close()
+	_ = r.Close() // the listing is whole; a failed QUIT changes nothing
+	return nil
 }
 
 // retrieveOrList runs RETR, and the plan's Fallback when the server

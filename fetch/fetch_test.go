@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/textproto"
 	"net/url"
 	"path"
 	"slices"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/ftpurl/ftpurl"
 	"github.com/ftpurl/ftpurl/fetch"
+	"github.com/jlaffaye/ftp"
 )
 
 // want is what one fetch must give.
@@ -509,6 +511,54 @@ func TestNLSTNamesAsTheServerSendsThem(t *testing.T) {
 						t.Errorf("NLST names %q, want %q", got, w)
 					}
 				})
+			}
+		})
+	}
+}
+
+// TestEmptyCWDIsWhyNullSegmentsSendNothing records the answers to
+// "CWD " with an empty argument, which the 1997 draft §2.5 sent for a
+// null segment and the plan never sends (2011 draft §3.2.3 (1)). It
+// drives jlaffaye/ftp directly, after "CWD a".
+func TestEmptyCWDIsWhyNullSegmentsSendNothing(t *testing.T) {
+	type answer struct {
+		code int    // the refusal; 0 when accepted
+		pwd  string // the directory after an accepted "CWD "
+	}
+	wants := map[string]answer{
+		"vsftpd":       {code: 550},
+		"proftpd":      {code: 501},
+		"pure-ftpd":    {pwd: "/"},
+		"pyftpdlib":    {pwd: "/"},
+		"ftpserverlib": {pwd: "/a"},
+	}
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			c, err := ftp.Dial(srv.addr, ftp.DialWithTimeout(10*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Quit()
+			if err := c.Login("anonymous", "anonymous@"); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.ChangeDir("a"); err != nil {
+				t.Fatal(err)
+			}
+			var got answer
+			if err := c.ChangeDir(""); err != nil {
+				var tp *textproto.Error
+				if !errors.As(err, &tp) {
+					t.Fatal(err)
+				}
+				got.code = tp.Code
+			} else if got.pwd, err = c.CurrentDir(); err != nil {
+				t.Fatal(err)
+			}
+			if got != wants[name] {
+				t.Errorf(`"CWD " after "CWD a": got %+v, want %+v`, got, wants[name])
 			}
 		})
 	}
