@@ -14,8 +14,11 @@ import (
 // Parse and plan errors are not *Error: Open returns the
 // *ftpurl.Error of ftpurl.Parse or ftpurl.URL.Plan as it is.
 type Error struct {
-	// Op is the step that failed: "dial", "login", "cwd", "type",
-	// "retr", "list", "nlst" or "quit".
+	// Op is the step that failed: "dial" (connecting, and the 220
+	// greeting), "login" (USER and PASS, or a password missing before
+	// connecting), "cwd", "type", "retr" (RETR, and reading the file),
+	// "list", "nlst", "quit" (Close), or "plan" (a Plan with no
+	// Action).
 	Op string
 
 	// Fallback reports whether the step belongs to the plan's Fallback,
@@ -27,8 +30,9 @@ type Error struct {
 	// (ftpurl.URL.Redacted).
 	URL string
 
-	// Command is the FTP command that failed ("CWD pub", "RETR a.txt",
-	// "USER alice"); "" for dial and a login refused before connecting.
+	// Command is the FTP command that failed ("CWD pub", "RETR a.txt");
+	// for a refused login "USER alice", whether USER or PASS was
+	// refused; "" for dial and a login refused before connecting.
 	Command string
 
 	// Code and Msg are the server's reply (RFC 959 §4.2), Code 0 when

@@ -419,9 +419,15 @@ func open(ctx context.Context, s *session, u *ftpurl.URL, plan *ftpurl.Plan, use
 	}
 	switch plan.Action {
 	case ftpurl.List:
-		return resp, resp.list(plan, false)
+		if err := resp.list(plan, false); err != nil {
+			return nil, err
+		}
+		return resp, nil
 	case ftpurl.NameList:
-		return resp, resp.nameList(plan)
+		if err := resp.nameList(plan); err != nil {
+			return nil, err
+		}
+		return resp, nil
 	case ftpurl.Retrieve:
 		body, err := conn.Retr(plan.Name)
 		if err != nil {
@@ -430,7 +436,10 @@ func open(ctx context.Context, s *session, u *ftpurl.URL, plan *ftpurl.Plan, use
 		resp.body, resp.Action = body, ftpurl.Retrieve
 		return resp, nil
 	case ftpurl.RetrieveOrList:
-		return resp, resp.retrieveOrList(plan)
+		if err := resp.retrieveOrList(plan); err != nil {
+			return nil, err
+		}
+		return resp, nil
 	}
 	return nil, &Error{Op: "plan", URL: s.url, Err: errors.New("the plan has no action: " + plan.Action.String())}
 }

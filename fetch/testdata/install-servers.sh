@@ -39,6 +39,10 @@ $sudo apt-get install -y -qq --no-install-recommends \
 	libpcre2-posix3 libhashkit2 libsodium23 libcap2 libpam0g \
 	libssl3 python3-pyftpdlib passwd >/dev/null
 
+# apt's download runs as _apt, which must be able to write there.
+if getent passwd _apt >/dev/null; then
+	$sudo chown _apt "$dir/debs"
+fi
 (
 	cd "$dir/debs"
 	rm -f ./*.deb
