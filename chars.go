@@ -10,8 +10,8 @@ const (
 	cAlpha       uint32 = 1 << iota // ALPHA
 	cDigit                          // DIGIT
 	cHex                            // HEXDIG
-	cUser1738                       // RFC 1738 §5 user, password: uchar | ";" | "?" | "&" | "="
-	cSeg1738                        // RFC 1738 §5 fsegment: uchar | "?" | ":" | "@" | "&" | "="
+	cUser1738                       // RFC 1738 §5 user, password: uchar | ";" | "?" | "&" | "=", and "~"
+	cSeg1738                        // RFC 1738 §5 fsegment: uchar | "?" | ":" | "@" | "&" | "=", and "~"
 	cUser2396                       // RFC 2396 §3.2.2 userinfo: unreserved | ";" | ":" | "&" | "=" | "+" | "$" | ","
 	cSeg2396                        // RFC 2396 §3.3 pchar: unreserved | ":" | "@" | "&" | "=" | "+" | "$" | ","
 	cUser3986                       // 2011 draft §3.1 usp-char: unreserved | sub-delims
@@ -49,8 +49,11 @@ var chars = func() (t [256]uint32) {
 	set(cAlpha, alpha)
 	set(cDigit, digit)
 	set(cHex, digit+"ABCDEFabcdef")
-	set(cUser1738, unreserved1738+";?&=")
-	set(cSeg1738, unreserved1738+"?:@&=")
+	// RFC 1738 §2.2 calls "~" unsafe, but RFC 2396 §2.3 made it
+	// unreserved and String never encodes it: RFC1738 accepts it raw,
+	// so that String always re-parses (see RFC1738).
+	set(cUser1738, unreserved1738+";?&="+"~")
+	set(cSeg1738, unreserved1738+"?:@&="+"~")
 	set(cUser2396, unreserved2396+";:&=+$,")
 	set(cSeg2396, unreserved2396+":@&=+$,")
 	set(cUser3986, unreserved+subDelims)

@@ -46,7 +46,14 @@
 // IPv6 zones are refused. Unicode hosts go through idna's Lookup
 // processing (UTS #46, non-transitional), except that "_" and "--" are
 // left to that label rule, so that they read the same in ASCII and IDN
-// names. Lenient reads RFC 1738's "?" as the start of a query. A null
+// names. RFC1738 accepts a raw "~", which RFC 1738 §2.2 calls unsafe
+// and RFC 2396 §2.3 made unreserved, so that String, which never
+// encodes it, re-parses. Lenient accepts what every strict grammar
+// accepts, with one exception: it reads RFC 1738's "?", which is data
+// there, as the end of the authority and the start of a query (RFC 3986
+// §3.2, §3.4), as browsers do, so "ftp://u:p?q@h/" (user "u", password
+// "p?q" in RFC1738) is the port "p" of host "u" in Lenient, and is
+// refused. A null
 // path segment ("//") sends no CWD, as the 2011 draft §3.2.3 (1) says,
 // where the 1997 draft sent "CWD " with no argument. curl's readings
 // differ in places (it decodes the whole path before splitting it, so
@@ -54,4 +61,9 @@
 //
 // Errors are *Error values that carry a byte offset and one sentinel
 // (errors.Is(err, ErrPort)); they never quote a password.
+//
+// A nil *URL is no URL, not the zero URL: the methods with a pointer
+// receiver accept it (Address gives "", Plan refuses it), and the value
+// methods String, Redacted, AppendText and MarshalText need a non-nil
+// pointer, as any Go value method does. The URL type says each.
 package ftpurl

@@ -14,7 +14,7 @@ import "slices"
 // "%41" and "A" there differ, as they do in String.
 //
 // A nil *URL is equal only to nil: it is not the zero URL, as a JSON
-// null is not "".
+// null is not "" (see URL).
 func (u *URL) Equal(v *URL) bool {
 	if u == nil || v == nil {
 		return u == v

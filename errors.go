@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// The sentinel errors. Every error that Parse and Plan return is an
-// *Error whose Err is exactly one of these, so errors.Is works:
+// The sentinel errors. Every error that Parse and Plan return for a
+// URL is an *Error whose Err is exactly one of these, so errors.Is
+// works (a programming error wraps none of them; see Error):
 //
 //	if errors.Is(err, ftpurl.ErrPort) { ... }
 //
@@ -17,9 +18,7 @@ import (
 // ErrHost, ErrPort, then the sentinel of the part holding the fault
 // (ErrUserinfo, or ErrPath for the path, query and fragment).
 var (
-	// ErrScheme: the scheme is not "ftp", or "//" does not follow it;
-	// also FromURL of nil, and Parse with a Grammar that is not one of
-	// the four.
+	// ErrScheme: the scheme is not "ftp", or "//" does not follow it.
 	ErrScheme = errors.New("not an ftp URL")
 	// ErrUserinfo: a character the grammar does not allow in the user
 	// name or password.
@@ -46,21 +45,29 @@ var (
 
 // An Error describes why a URL was refused and where.
 //
-// URL is the input with its password hidden: when the input has an "@"
-// after "//", the text between the first ":" after "//" and the last
-// "@" becomes "xxxxx" (DESIGN.md; without "//" the search starts at the
-// beginning, so "alice:secret@host" is hidden too). It is cut to 256
-// bytes with "…". The message never quotes text from the hidden range.
+// URL is the input with its password hidden: when the input has an "@",
+// the text from the first ":" of the authority to the last "@" becomes
+// "xxxxx". The authority starts after the "//" that follows the scheme;
+// where that "//" is missing, or comes after the first "@" (as in
+// "ftp:/alice:secret@h//x"), it starts after the scheme's ":", or at the
+// start of an input with no scheme (RFC 3986 §3.1), so that
+// "ftp//alice:secret@host" is hidden too. It is cut to 256 bytes with "…". The message never quotes
+// text from the hidden range.
 //
 // Parse, MustParse, FromURL, UnmarshalText and ResolveReference return
 // Op "parse" and an Offset into their input. Plan returns Op "plan", the
 // URL's Redacted form, and Offset -1, since a URL value has no input to
 // point into.
+//
+// Err is one of the sentinels, exactly, for a fault of the URL. A
+// programming error, such as a Grammar that is not one of the four or
+// FromURL(nil), is not a fault of any URL: its Err is none of the
+// sentinels, so errors.Is(err, ErrScheme) is false for it.
 type Error struct {
 	Op     string // "parse" for every entry point that parses; "plan" for Plan
 	URL    string // the input, redacted, cut to 256 bytes with "…"
 	Offset int    // byte offset in the input where the fault begins; -1 if none
-	Err    error  // one of the sentinels, exactly
+	Err    error  // one of the sentinels, exactly; another error for a programming error
 
 	detail string // what is wrong, in plain words; never quotes a password
 }
@@ -97,25 +104,88 @@ func (e *Error) Unwrap() error { return e.Err }
 // maxErrorURL is the longest input an Error quotes.
 const maxErrorURL = 256
 
-// newError returns the *Error for a fault at offset off of input s.
-func newError(op, s string, off int, err error, detail string) *Error {
-	return &Error{Op: op, URL: redactInput(s), Offset: off, Err: err, detail: detail}
+// errUsage is the Err of an *Error for a programming error, a call
+// that no URL could make valid: a Grammar that is not one of the four,
+// FromURL(nil). It is none of the sentinels.
+var errUsage = errors.New("invalid argument")
+
+// A fault is a refusal on its way to becoming an *Error: the sentinel,
+// where the fault is, what is wrong, and which text the detail quotes.
+// Its method error is the one place that makes an *Error, and so the
+// one redaction gate that every entry point goes through (Parse,
+// ResolveReference, FromURL, UnmarshalText and Plan): it hides the
+// password in Error.URL and drops a detail that would quote from the
+// hidden range.
+type fault struct {
+	err    error  // a sentinel, or errUsage; nil: no fault
+	off    int    // byte offset in the input; -1 for none
+	detail string // what is wrong, in plain words
+	// [qlo, qhi) is the text of the input that detail quotes; empty
+	// when it quotes none.
+	qlo, qhi int
+	// secret is a text that detail must not hold: Plan, which has no
+	// input range to point at, sets it to the URL's password.
+	secret string
 }
 
-// newPlanError returns the *Error of Plan for URL u, which has no input
-// to point into: Error.URL is u.Redacted(), and Offset is -1.
-func newPlanError(u *URL, err error, detail string) *Error {
-	return &Error{Op: "plan", URL: cutURL(u.Redacted()), Offset: -1, Err: err, detail: detail}
+// record keeps the fault that ranks first (see the sentinel errors):
+// the new one unless the recorded one ranks before it, or the same but
+// not later in the input.
+func (f *fault) record(off int, err error, detail string, qlo, qhi int) {
+	if f.err != nil {
+		if r, q := rank(err), rank(f.err); r > q || r == q && off >= f.off {
+			return
+		}
+	}
+	*f = fault{err: err, off: off, detail: detail, qlo: qlo, qhi: qhi}
 }
 
-// redactInput hides the password of a raw input: when s has an "@"
-// after "//", the text between the first ":" after "//" and the last "@"
-// becomes "xxxxx". The result is cut to maxErrorURL bytes with "…".
+// error returns the *Error of operation op for the fault in input: URL
+// is the input with its password hidden (see Error), and the detail is
+// dropped when it quotes text that overlaps the hidden range or holds
+// f.secret.
+func (f *fault) error(op, input string) *Error {
+	detail := f.detail
+	lo, hi, ok := passwordSpan(input)
+	if ok && f.qlo < f.qhi && f.qlo < hi && lo < f.qhi {
+		detail = "" // it would quote the text that Error.URL hides
+	}
+	if f.secret != "" && strings.Contains(detail, f.secret) {
+		detail = ""
+	}
+	return &Error{Op: op, URL: redactInput(input), Offset: f.off, Err: f.err, detail: detail}
+}
+
+// redactInput returns s as Error.URL shows it: the password span
+// (passwordSpan) replaced by "xxxxx", cut to maxErrorURL bytes with "…".
 func redactInput(s string) string {
 	if lo, hi, ok := passwordSpan(s); ok {
 		s = s[:lo] + "xxxxx" + s[hi:]
 	}
 	return cutURL(s)
+}
+
+// newError returns the *Error for a fault at offset off of input s
+// whose detail quotes none of the input.
+func newError(op, s string, off int, err error, detail string) *Error {
+	f := fault{err: err, off: off, detail: detail}
+	return f.error(op, s)
+}
+
+// newPlanError returns the *Error of Plan for URL u, which has no input
+// to point into: Error.URL is u.Redacted(), and Offset is -1. It goes
+// through the same gate as Parse; a detail that holds u's password is
+// dropped.
+func newPlanError(u *URL, err error, detail string) *Error {
+	f := fault{err: err, off: -1, detail: detail}
+	if u != nil && u.User != nil {
+		f.secret = u.User.password
+	}
+	var input string
+	if u != nil {
+		input = u.Redacted()
+	}
+	return f.error("plan", input)
 }
 
 // cutURL cuts s to maxErrorURL bytes with "…".
@@ -136,23 +206,45 @@ func cutURL(s string) string {
 	return s
 }
 
-// passwordSpan returns the span [lo, hi) of s that redactInput hides.
-// DESIGN.md starts the search after "//"; without "//" (a mistyped
-// scheme, or none) it starts at the beginning, so that
-// "alice:secret@host" does not leak either.
+// passwordSpan returns the span [lo, hi) of s that Error.URL hides:
+// when s has an "@", from after the first ":" of the authority to the
+// last "@". The authority starts after the "//" that follows the
+// scheme; where that "//" is missing or comes after the first "@" that
+// follows the scheme, it starts after the scheme's ":", or at 0 when s
+// has no scheme (RFC 3986 §3.1), so that "ftp:/alice:secret@h//x" and
+// " alice:secret@host" do not leak either.
 func passwordSpan(s string) (lo, hi int, ok bool) {
-	from := 0
-	if i := strings.Index(s, "//"); i >= 0 {
-		from = i + 2
-	}
-	rest := s[from:]
-	at := strings.LastIndexByte(rest, '@')
-	if at < 0 {
+	last := strings.LastIndexByte(s, '@')
+	if last < 0 {
 		return 0, 0, false
 	}
-	c := strings.IndexByte(rest[:at], ':')
+	from := schemeEnd(s)
+	if at := from + strings.IndexByte(s[from:], '@'); at >= from {
+		if i := strings.Index(s[from:at], "//"); i >= 0 {
+			from += i + 2
+		}
+	}
+	c := strings.IndexByte(s[from:last], ':')
 	if c < 0 {
 		return 0, 0, false
 	}
-	return from + c + 1, from + at, true
+	return from + c + 1, last, true
+}
+
+// schemeEnd returns the offset after the ":" that ends the scheme of s
+// (RFC 3986 §3.1: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"), and
+// 0 when s does not start with one.
+func schemeEnd(s string) int {
+	for k := 0; k < len(s); k++ {
+		c := s[k]
+		switch {
+		case chars[c]&cAlpha != 0:
+		case k > 0 && (chars[c]&cDigit != 0 || c == '+' || c == '-' || c == '.'):
+		case k > 0 && c == ':':
+			return k + 1
+		default:
+			return 0
+		}
+	}
+	return 0
 }

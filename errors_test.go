@@ -64,7 +64,7 @@ func TestEachSentinelWithItsOffset(t *testing.T) {
 		{Lenient, "", ErrScheme, 0, "empty input"},
 		{RFC3986, "ftp://a:b:c@h/", ErrUserinfo, 9, "a second \":\" in the userinfo (2011 draft §3.1)"},
 		{RFC3986, "ftp://@h/", ErrUserinfo, 6, "empty user (2011 draft §3.1: user = 1*usp-char)"},
-		{RFC1738, "ftp://u~@h/", ErrUserinfo, 7, "\"~\" is not in RFC 1738 §5 user"},
+		{RFC1738, "ftp://u|@h/", ErrUserinfo, 7, "\"|\" is not in RFC 1738 §5 user"},
 		{Lenient, "ftp:///x", ErrHost, 6, "no host: where it should be"},
 		{Lenient, "ftp://u@/x", ErrHost, 8, "empty host after the userinfo"},
 		{Lenient, "ftp://1.2.3.256/", ErrHost, 6, "the numeric-host rule: the host starts at 6"},
@@ -366,6 +366,84 @@ func TestErrorMessageNeverQuotesAnInsertedPassword(t *testing.T) {
 					t.Errorf("%v.Parse(%q): message %q quotes the redacted range", g, in, msg)
 				}
 			}
+		}
+	}
+}
+
+// RFC 3986 §3.2.1: a password in a URL is not to be shown. Error.URL
+// hides it where the authority's "//" is missing or comes after the
+// "@": the authority then starts after the scheme's ":" (RFC 3986
+// §3.1), or at the start of an input with no scheme; and the message
+// never quotes from the hidden range.
+func TestErrorURLHidesThePasswordWhereTheAuthoritySlashesAreMissingOrLate(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"ftp:/alice:secret@h.example//x", "ftp:/alice:xxxxx@h.example//x"},
+		{"ftp:alice:secret@h.example/x", "ftp:alice:xxxxx@h.example/x"},
+		{"ftp:/alice:secret@h//x@y", "ftp:/alice:xxxxx@y"},
+		{"http:/u:secret@h/", "http:/u:xxxxx@h/"},
+		{" alice:secret@host", " alice:xxxxx@host"}, // no scheme: from the start
+		{"ftp//alice:secret@host", "ftp//alice:xxxxx@host"},
+		{"ftp://u:secret@h:0/", "ftp://u:xxxxx@h:0/"},
+		{"x//u:secret@h:0/", "x//u:xxxxx@h:0/"}, // no scheme: the "//" still starts the authority
+	}
+	for _, tt := range tests {
+		for _, g := range allGrammars {
+			_, err, ok := tryParse(t, g, tt.in)
+			if !ok {
+				continue
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Errorf("%v.Parse(%q) = %v, want an *Error", g, tt.in, err)
+				continue
+			}
+			if e.URL != tt.want {
+				t.Errorf("%v.Parse(%q).URL = %q, want %q", g, tt.in, e.URL, tt.want)
+			}
+			if strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "'s'") {
+				t.Errorf("%v.Parse(%q): message %q shows the password", g, tt.in, err)
+			}
+		}
+	}
+}
+
+// The message names the part where the fault is, and the sentinel
+// follows the ranking of the sentinel errors: a control character (RFC
+// 959 §4.1.3) where the scheme should be (RFC 3986 §3.1) is not in the
+// path; one escaped in an IPv6 zone is ErrControl before the zone is
+// ErrHost (RFC 6874 zones are refused); and a dotted quad with a final
+// dot is refused for that dot (RFC 3986 §3.2.2 IPv4address), not for
+// its numbers.
+func TestErrorMessageNamesThePartOfTheFault(t *testing.T) {
+	tests := []struct {
+		g      Grammar
+		in     string
+		err    error
+		offset int
+		says   string
+	}{
+		{Lenient, "\nftp://h.example/", ErrControl, 0, "before the scheme"},
+		{RFC3986, " \tftp://h.example/", ErrControl, 1, "before the scheme"},
+		{Lenient, "f\ntp://h/", ErrControl, 1, "in the scheme"},
+		{RFC1738, "ftp\x7f://h/", ErrControl, 3, "in the scheme"},
+		{Lenient, "ftp://h/\n", ErrControl, 8, "in the path"},
+		{Lenient, "ftp://[::1%0A]/", ErrControl, 10, "in the host"},
+		{RFC1738, "ftp://[::1%0A]/", ErrControl, 10, "in the host"},
+		{Lenient, "ftp://[::1%25eth\n]/", ErrControl, 16, "in the host"},
+		{Lenient, "ftp://[::1%25%zz]/", ErrEscape, 13, "hexadecimal"},
+		{Lenient, "ftp://1.2.3.4./", ErrHost, 6, `may not end with "."`},
+		{RFC3986, "ftp://1.2.3.4./", ErrHost, 6, `may not end with "."`},
+		{Lenient, "ftp://1.2.3.04./", ErrHost, 6, "four decimal numbers"},
+		{RFC1738, "ftp://1.2.3.4./", ErrHost, 6, `does not end with "."`},
+	}
+	for _, tt := range tests {
+		_, err, ok := tryParse(t, tt.g, tt.in)
+		if !ok {
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Err != tt.err || e.Offset != tt.offset || !strings.Contains(err.Error(), tt.says) {
+			t.Errorf("%v.Parse(%q) = %v\n\twant %v at offset %d saying %q", tt.g, tt.in, err, tt.err, tt.offset, tt.says)
 		}
 	}
 }

@@ -337,3 +337,19 @@ func ExampleError_Unwrap() {
 	// ftp://h/f%0D%0ADELE%20x: control character, is ErrControl: true
 	// ftp://h/f;type=xx: invalid typecode, is ErrControl: false
 }
+
+// A Typecode is its letter in JSON (and in flags and configuration
+// files), not its byte value; TypeNone is "".
+func ExampleTypecode_MarshalText() {
+	b, _ := json.Marshal(struct {
+		Type, None ftpurl.Typecode
+	}{ftpurl.TypeImage, ftpurl.TypeNone})
+	fmt.Println(string(b))
+
+	var v struct{ Type ftpurl.Typecode }
+	err := json.Unmarshal([]byte(`{"Type":"D"}`), &v)
+	fmt.Println(v.Type == ftpurl.TypeDirectory, err)
+	// Output:
+	// {"Type":"i","None":""}
+	// true <nil>
+}

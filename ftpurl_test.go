@@ -260,15 +260,15 @@ var seedExamples = []seedExample{
 	{
 		source: "1997 draft §3.1: ~ for the default directory",
 		in:     "ftp://host/~/foo/bar.html",
-		// "~" is not in RFC 1738 §5's character sets (national).
-		grammars: []Grammar{Lenient, RFC2396, RFC3986},
+		// "~" is national in RFC 1738 §2.2, but RFC1738 accepts it raw.
+		grammars: allGrammars,
 		want:     parts{Host: "host", Dirs: []string{"~", "foo"}, Name: "bar.html"},
 		str:      "ftp://host/~/foo/bar.html",
 	},
 	{
 		source:   "1997 draft §3.1: the default directory of the current user",
 		in:       "ftp://user:pass@host/~/",
-		grammars: []Grammar{Lenient, RFC2396, RFC3986},
+		grammars: allGrammars,
 		want:     parts{HasUser: true, User: "user", HasPassword: true, Password: "pass", Host: "host", Dirs: []string{"~"}},
 		str:      "ftp://user:pass@host/~/",
 	},
@@ -573,13 +573,36 @@ func TestGrammarIsAFlag(t *testing.T) {
 	}
 }
 
-// Every error is an *Error (BRIEF "Errors"), even for a grammar that
-// does not exist.
-func TestUnknownGrammarParseIsAnError(t *testing.T) {
-	u, err := Grammar(42).Parse("ftp://h/")
-	var e *Error
-	if u != nil || !errors.As(err, &e) || e.Op != "parse" {
-		t.Errorf("Grammar(42).Parse = %v, %v; want nil and an *Error", u, err)
+// Every error is an *Error, even for a grammar that does not exist;
+// but an invalid Grammar, like FromURL(nil), is a programming error and
+// no fault of the URL (a valid one, here): it wraps none of the
+// sentinels that classify URL faults, so that errors.Is(err, ErrScheme)
+// cannot send a caller looking for a fault in the URL.
+func TestProgrammingErrorsWrapNoSentinel(t *testing.T) {
+	u, err := Grammar(42).Parse("ftp://u:secret@h/")
+	v, err2 := FromURL(nil)
+	for _, c := range []struct {
+		call string
+		u    *URL
+		err  error
+		says string
+	}{
+		{"Grammar(42).Parse", u, err, "Grammar(42) is not a Grammar"},
+		{"FromURL(nil)", v, err2, "nil *url.URL"},
+	} {
+		var e *Error
+		if c.u != nil || !errors.As(c.err, &e) || e.Op != "parse" || e.Offset != -1 {
+			t.Errorf("%s = %v, %#v; want nil and an *Error with Offset -1", c.call, c.u, c.err)
+			continue
+		}
+		for _, s := range []error{ErrScheme, ErrUserinfo, ErrHost, ErrPort, ErrEscape, ErrPath, ErrTypecode, ErrControl} {
+			if errors.Is(c.err, s) {
+				t.Errorf("%s: errors.Is(err, %v) is true for a programming error", c.call, s)
+			}
+		}
+		if msg := c.err.Error(); !strings.Contains(msg, c.says) || strings.Contains(msg, "secret") {
+			t.Errorf("%s: message %q does not say %q, or shows the password", c.call, msg, c.says)
+		}
 	}
 }
 
@@ -590,5 +613,57 @@ func TestTypecodeString(t *testing.T) {
 		if got := tc.String(); got != want {
 			t.Errorf("Typecode(%d).String() = %q, want %q", byte(tc), got, want)
 		}
+	}
+}
+
+// A nil *URL is no URL, not the zero URL (as a JSON null is not ""):
+// every method with a pointer receiver accepts it without panicking and
+// gives its "nothing" answer; the value methods, like any Go value
+// method, need a non-nil pointer. A URL without a host has no address
+// either: net.Dial would read ":21" as the local host (RFC 1738 §3.1:
+// the host is the machine to connect to).
+func TestNilURLIsNoURLForEveryPointerMethod(t *testing.T) {
+	var u *URL
+	if got := u.Address(); got != "" {
+		t.Errorf("nil.Address() = %q, want \"\"", got)
+	}
+	if got := new(URL).Address(); got != "" {
+		t.Errorf("URL{}.Address() = %q, want \"\" (no host)", got)
+	}
+	if got := (&URL{Port: 2121, Name: "f"}).Address(); got != "" {
+		t.Errorf("URL{Port: 2121}.Address() = %q, want \"\" (no host)", got)
+	}
+	if user, pw, ok := u.Login(); user != "" || pw != "" || ok {
+		t.Errorf("nil.Login() = %q, %q, %v; want \"\", \"\", false", user, pw, ok)
+	}
+	if p, err := u.Plan(); p != nil || !errors.Is(err, ErrHost) {
+		t.Errorf("nil.Plan() = %v, %v; want ErrHost", p, err)
+	}
+	if v := u.URL(); v != nil {
+		t.Errorf("nil.URL() = %v, want nil", v)
+	}
+	if !u.Equal(nil) || u.Equal(new(URL)) || new(URL).Equal(u) {
+		t.Error("nil must be Equal to nil only")
+	}
+	if r, err := u.ResolveReference("//h/x"); err != nil || r.String() != "ftp://h/x" {
+		t.Errorf(`nil.ResolveReference("//h/x") = %v, %v`, r, err)
+	}
+	if _, err := u.ResolveReference("g"); !errors.Is(err, ErrHost) {
+		t.Errorf(`nil.ResolveReference("g") = %v, want ErrHost`, err)
+	}
+	for name, f := range map[string]func(){
+		"String":      func() { _ = u.String() },
+		"Redacted":    func() { _ = u.Redacted() },
+		"MarshalText": func() { _, _ = u.MarshalText() },
+		"AppendText":  func() { _, _ = u.AppendText(nil) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("nil.%s() did not panic: a value method needs a non-nil pointer", name)
+				}
+			}()
+			f()
+		}()
 	}
 }

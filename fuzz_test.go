@@ -7,6 +7,7 @@ package ftpurl
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"net/url"
 	"reflect"
@@ -195,44 +196,103 @@ func checkParseError(t *testing.T, g Grammar, s string, u *URL, err error) {
 	if !utf8.ValidString(e.URL) && utf8.ValidString(s) {
 		t.Fatalf("%v.Parse(%q).URL = %q is not UTF-8", g, s, e.URL)
 	}
-	// The rule as DESIGN.md states it applies when the input has "//".
-	if i := strings.Index(s, "//"); i >= 0 {
-		red := s
-		rest := s[i+2:]
-		if at := strings.LastIndexByte(rest, '@'); at >= 0 {
-			if c := strings.IndexByte(rest[:at], ':'); c >= 0 {
-				red = s[:i+2+c+1] + "xxxxx" + s[i+2+at:]
-			}
+	checkErrorURL(t, fmt.Sprintf("%v.Parse(%q)", g, s), e, s)
+}
+
+// checkErrorURL checks that e.URL is input redacted by
+// redactedByRule and cut to 256 bytes with "…".
+func checkErrorURL(t *testing.T, call string, e *Error, input string) {
+	t.Helper()
+	red := redactedByRule(input)
+	if len(red) <= 256 {
+		if e.URL != red {
+			t.Fatalf("%s.URL = %q, want %q", call, e.URL, red)
 		}
-		if len(red) <= 256 {
-			if e.URL != red {
-				t.Fatalf("%v.Parse(%q).URL = %q, want %q", g, s, e.URL, red)
-			}
-		} else if cut, ok := strings.CutSuffix(e.URL, "…"); !ok || len(cut) > 256 || len(cut) < 253 || !strings.HasPrefix(red, cut) {
-			t.Fatalf("%v.Parse(%q).URL = %q, want the first 256 bytes of %q and \"…\"", g, s, e.URL, red)
-		}
+	} else if cut, ok := strings.CutSuffix(e.URL, "…"); !ok || len(cut) > 256 || len(cut) < 253 || !strings.HasPrefix(red, cut) {
+		t.Fatalf("%s.URL = %q, want the first 256 bytes of %q and \"…\"", call, e.URL, red)
 	}
+}
+
+// reScheme3986 is RFC 3986 §3.1 scheme and its ":", at the start.
+var reScheme3986 = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// redactedByRule is the rule of Error.URL, written from its words
+// (RFC 3986 §3.2.1 deprecates the password; §3.1, §3.2 place the
+// authority): when s has an "@", the text from the first ":" of the
+// authority to the last "@" becomes "xxxxx". The authority starts
+// after the "//" that follows the scheme; where that "//" is missing or
+// comes after the (first) "@", after the scheme's ":", or at the start
+// of an input with no scheme.
+func redactedByRule(s string) string {
+	last := strings.LastIndex(s, "@")
+	if last < 0 {
+		return s
+	}
+	start := len(reScheme3986.FindString(s))
+	rest := s[start:]
+	if sl := strings.Index(rest, "//"); sl >= 0 && sl < strings.Index(rest, "@") {
+		start += sl + 2
+	}
+	c := strings.Index(s[start:last], ":")
+	if c < 0 {
+		return s
+	}
+	return s[:start+c+1] + "xxxxx" + s[last:]
 }
 
 // checkInsertedPasswordNeverQuoted inserts ":ZQZQ@" into s after its
 // "//", which puts "ZQZQ" inside the range that Error.URL hides, and
-// checks that no grammar's message quotes it (DESIGN.md "The API").
+// checks that no message quotes it (RFC 3986 §3.2.1: a password is not
+// to be shown), whichever entry point made the error: Parse in every
+// grammar, UnmarshalText, FromURL, and ResolveReference with the
+// password in the reference (with and without its scheme) or in the
+// base.
 func checkInsertedPasswordNeverQuoted(t *testing.T, s string) {
 	t.Helper()
 	i := strings.Index(s, "//")
 	if i < 0 || strings.ContainsAny(s, "ZQ") {
 		return
 	}
+	leaks := func(call string, err error) {
+		t.Helper()
+		if err != nil && strings.ContainsAny(err.Error(), "ZQ") {
+			t.Fatalf("%s: message %q quotes the redacted range", call, err)
+		}
+	}
 	for _, p := range []int{i + 2, len(s), i + 2 + (len(s)-i-2)/2} {
 		in := s[:p] + ":ZQZQ@" + s[p:]
+		if !strings.Contains(redactedByRule(in), "xxxxx@") || strings.Contains(redactedByRule(in), "ZQ") {
+			t.Fatalf("redactedByRule(%q) = %q does not hide the inserted password", in, redactedByRule(in))
+		}
 		for _, g := range allGrammars {
 			_, err, ok := tryParse(t, g, in)
 			if !ok {
 				t.FailNow()
 			}
-			if err != nil && strings.ContainsAny(err.Error(), "ZQ") {
-				t.Fatalf("%v.Parse(%q): message %q quotes the redacted range", g, in, err)
+			leaks(fmt.Sprintf("%v.Parse(%q)", g, in), err)
+		}
+		var u URL
+		leaks(fmt.Sprintf("UnmarshalText(%q)", in), u.UnmarshalText([]byte(in)))
+
+		// The reference as it is, and without its scheme.
+		base := MustParse("ftp://h/d/f")
+		for _, ref := range []string{in, in[len(reScheme3986.FindString(in)):]} {
+			_, err := base.ResolveReference(ref)
+			leaks(fmt.Sprintf("ResolveReference(%q)", ref), err)
+		}
+		// The password in the base: every fault is in the reference or
+		// in the resolved URL, which String writes with the password.
+		if b, err := Parse(in); err == nil {
+			for _, ref := range []string{"%zz", "//h:0/", "../a%0Ab", "http:g", "g;type=xy", "?\x7f"} {
+				_, err := b.ResolveReference(ref)
+				leaks(fmt.Sprintf("Parse(%q).ResolveReference(%q)", in, ref), err)
 			}
+		}
+		// FromURL quotes v.String(): only a password that net/url keeps
+		// inside the hidden range must stay hidden.
+		if v, err := url.Parse(in); err == nil && !strings.Contains(redactedByRule(v.String()), "ZQ") {
+			_, err := FromURL(v)
+			leaks(fmt.Sprintf("FromURL(%q)", v), err)
 		}
 	}
 }

@@ -19,6 +19,15 @@ const (
 	// segment. Parse re-encodes all of it, so String is a URI. It never
 	// guesses across a delimiter: "\" is data, not "/"; a bare "%" is
 	// ErrEscape; invalid UTF-8 is refused; white space is not trimmed.
+	//
+	// The one exception to "accepts what any strict grammar accepts": an
+	// RFC 1738 URL that uses "?" as data, which RFC 1738 §5 allows in the
+	// user, password and path, reads differently, and may be refused.
+	// Lenient ends the authority at "?" (RFC 3986 §3.2), as every
+	// browser and net/url do, so "ftp://u:p?q@h/", which RFC1738 reads as
+	// user "u", password "p?q" and host "h", is in Lenient the host "u"
+	// with the port "p", which is ErrPort; "ftp://h/a?b" has the name "a"
+	// and the query "b" where RFC1738 has the name "a?b".
 	Lenient Grammar = iota
 
 	// RFC1738 is RFC 1738 §3.1, §3.2 and the §5 BNF:
@@ -26,6 +35,12 @@ const (
 	// one of A, I, D (any case), "?" is path data, the host is a host
 	// name whose top label starts with a letter or a dotted quad, and
 	// "#" starts a fragment.
+	//
+	// One departure: a raw "~" is accepted in user, password and path.
+	// RFC 1738 §2.2 calls it unsafe, but every "~user" URL of the time
+	// wrote it raw, and RFC 2396 §2.3 made it unreserved; String, which
+	// never encodes an unreserved character, writes "%7E" as "~", and
+	// its result must parse again in every grammar.
 	RFC1738
 
 	// RFC2396 is draft-casey-url-ftp-00 (1997) on RFC 2396, the language
@@ -85,12 +100,14 @@ func (g *Grammar) UnmarshalText(text []byte) error {
 
 // Parse parses rawURL as an ftp URL of grammar g. The scheme, the
 // ";type=" key and its letter may be in any case. On failure it returns
-// an *Error (see Error and the sentinel errors) and a nil URL; a Grammar
-// that is not one of the four gives ErrScheme with Offset -1.
+// an *Error (see Error and the sentinel errors) and a nil URL. A
+// Grammar that is not one of the four is a programming error, not a
+// fault of rawURL: its *Error has Offset -1 and wraps no sentinel.
 func (g Grammar) Parse(rawURL string) (*URL, error) {
 	if !g.valid() {
-		return nil, &Error{Op: "parse", URL: redactInput(rawURL), Offset: -1, Err: ErrScheme,
-			detail: fmt.Sprintf("unknown grammar %d", int(g))}
+		f := fault{err: errUsage, off: -1,
+			detail: fmt.Sprintf("%v is not a Grammar (Lenient, RFC1738, RFC2396 or RFC3986)", g)}
+		return nil, f.error("parse", rawURL)
 	}
 	return parse(g, rawURL)
 }

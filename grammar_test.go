@@ -181,7 +181,7 @@ var rfc1738Cases = []grammarCase{
 	{in: "ftp://1a.example/", str: "ftp://1a.example/", why: "a domainlabel may start with a digit"},
 	{in: "ftp://h/%E2%98%83", str: "ftp://h/%E2%98%83", why: "escapes of any octet"},
 	{in: "ftp://h:/", err: ErrPort, why: "port = digits: \"host:\" has an empty port (DESIGN.md RFC1738)"},
-	{in: "ftp://h/~u", err: ErrPath, why: "\"~\" is a national character, not uchar"},
+	{in: "ftp://h/~u", str: "ftp://h/~u", why: "\"~\" is unsafe in RFC 1738 §2.2, accepted raw as RFC 2396 §2.3 unreserved so that String re-parses"},
 	{in: "ftp://h/a|b", err: ErrPath, why: "\"|\" is national"},
 	{in: "ftp://h/{x}", err: ErrPath, why: "\"{\" is national"},
 	{in: "ftp://h/[x]", err: ErrPath, why: "\"[\" is national"},
@@ -196,7 +196,8 @@ var rfc1738Cases = []grammarCase{
 	{in: "ftp://h/f;type=e", err: ErrTypecode, why: "ftptype is A, I or D"},
 	{in: "ftp://h/f;type=u", err: ErrTypecode, why: "ftptype is A, I or D"},
 	{in: "ftp://a:b:c@h/", err: ErrUserinfo, why: "\":\" is not in password"},
-	{in: "ftp://u~@h/", err: ErrUserinfo, why: "\"~\" is not in user"},
+	{in: "ftp://u~:p~@h/", str: "ftp://u~:p~@h/", why: "\"~\" is accepted raw in user and password (RFC 2396 §2.3 unreserved)"},
+	{in: "ftp://u|@h/", err: ErrUserinfo, why: "\"|\" is national, not in user"},
 	{in: "ftp://u@x@h/", err: ErrUserinfo, why: "\"@\" is not in user (§3.2.1: must be encoded)"},
 	{in: "ftp://[::1]/", err: ErrHost, why: "host = hostname | hostnumber: no IP literal"},
 	{in: "ftp://my_host/", err: ErrHost, why: "\"_\" is not in a hostname"},
@@ -476,5 +477,66 @@ func TestLenientAcceptsStrictGrammarsInputs(t *testing.T) {
 				t.Errorf("%q: Lenient parts differ from %v's (-%v +lenient):\n%s", in, g, g, diff)
 			}
 		}
+	}
+}
+
+// RFC 1738 §2.2 lists "~" among the unsafe characters, but RFC 2396
+// §2.3 made it unreserved, and String never encodes an unreserved
+// character: RFC1738 accepts it raw wherever it accepts "%7E" (user,
+// password, path, "?" data), so that String re-parses in RFC1738, and
+// its Pattern agrees.
+func TestRFC1738AcceptsRawTildeSoStringReparses(t *testing.T) {
+	re := anchoredPatterns()[RFC1738]
+	for _, in := range []string{
+		"ftp://h.example/%7Euser/f",
+		"ftp://%7Eu:p%7E@h.example/f",
+		"ftp://h.example/f?%7Ex",
+		"ftp://h.example/f#~x", // the fragment was RFC 3986's already
+	} {
+		u, err := RFC1738.Parse(in)
+		if err != nil {
+			t.Errorf("RFC1738.Parse(%q): %v", in, err)
+			continue
+		}
+		s := u.String()
+		if !strings.Contains(s, "~") {
+			t.Errorf("RFC1738.Parse(%q).String() = %q encodes an unreserved \"~\"", in, s)
+		}
+		back, err := RFC1738.Parse(s)
+		if err != nil || !back.Equal(u) {
+			t.Errorf("RFC1738.Parse(%q) = %v, %v; want it to re-parse to %q", s, back, err, in)
+		}
+		if !re.MatchString(s) {
+			t.Errorf("RFC1738.Pattern() refuses %q, which RFC1738.Parse accepts", s)
+		}
+	}
+}
+
+// RFC 1738 §5 allows "?" as data in the user, password and path; RFC
+// 3986 §3.2 ends the authority, and §3.4 the path, at "?". Lenient reads
+// it the RFC 3986 way, as browsers do: the one place where Lenient does
+// not accept what a strict grammar accepts with the same parts.
+func TestLenientReadsRFC1738QuestionMarkAsADelimiter(t *testing.T) {
+	const in = "ftp://u:p?q@h/"
+	u, err := RFC1738.Parse(in)
+	if err != nil {
+		t.Fatalf("RFC1738.Parse(%q): %v", in, err)
+	}
+	if pw, _ := u.User.Password(); u.User.Username() != "u" || pw != "p?q" || u.Host != "h" {
+		t.Errorf("RFC1738.Parse(%q) = user %q password %q host %q; want u, p?q, h", in, u.User.Username(), pw, u.Host)
+	}
+	// Lenient: the authority is "u:p", the host "u" with the port "p".
+	if _, err := Lenient.Parse(in); !errors.Is(err, ErrPort) {
+		t.Errorf("Lenient.Parse(%q) = %v, want ErrPort (the port \"p\" of host \"u\")", in, err)
+	}
+	if u, err := Lenient.Parse("ftp://u:21?q@h/"); err != nil || u.Host != "u" || u.User != nil || u.RawQuery != "q@h/" {
+		t.Errorf("Lenient.Parse(ftp://u:21?q@h/) = %#v, %v; want host u, query q@h/", u, err)
+	}
+	// In the path: the name "a?b" in RFC1738, the name "a" and the query
+	// "b" in Lenient.
+	r, err1 := RFC1738.Parse("ftp://h/a?b")
+	l, err2 := Lenient.Parse("ftp://h/a?b")
+	if err1 != nil || err2 != nil || r.Name != "a?b" || r.RawQuery != "" || l.Name != "a" || l.RawQuery != "b" {
+		t.Errorf("ftp://h/a?b: RFC1738 %#v, %v; Lenient %#v, %v", r, err1, l, err2)
 	}
 }

@@ -60,7 +60,7 @@ func (p *parser) host(lo, hi int) string {
 	}
 	name, detail := normalizeName(p.g, h, nonASCII || pct && !asciiOnly(h))
 	if detail != "" {
-		p.failQuoting(lo, ErrHost, detail)
+		p.failQuoting(lo, ErrHost, detail, lo, hi)
 	}
 	return name
 }
@@ -92,7 +92,7 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 	end := len(h)
 	if end > 0 && h[end-1] == '.' {
 		if g == RFC1738 {
-			return "", "a host name ends with a letter or digit, not \".\" (RFC 1738 §5)"
+			return "", "a host does not end with \".\" (RFC 1738 §5: a hostname ends with a letter or digit, a hostnumber with a digit)"
 		}
 		end--
 	}
@@ -125,6 +125,9 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 		if i == end {
 			// The last label: all digits, or "0x", means a number.
 			if and&cDigit != 0 || len(label) >= 2 && label[0] == '0' && label[1]|0x20 == 'x' {
+				if end != len(h) && isDottedQuad(h[:end]) {
+					return "", "an IPv4 dotted quad may not end with \".\" (RFC 3986 §3.2.2 IPv4address)"
+				}
 				if end != len(h) || !isDottedQuad(h) {
 					return "", "a numeric host must be an IPv4 address: four decimal numbers 0-255 without leading zeros"
 				}
@@ -162,6 +165,12 @@ func toASCII(h string) (string, error) {
 	if err != nil {
 		return "", idnaError(err)
 	}
+	if label, ok := emptiedLabel(h, a); ok {
+		if hasPrefixFold(label, "xn--") {
+			return "", fmt.Errorf("IDNA: label %q has nothing after the ACE prefix (UTS #46 §4: no label may be empty)", label)
+		}
+		return "", fmt.Errorf("IDNA: label %q maps to nothing (UTS #46 §4: no label may be empty)", label)
+	}
 	u, err := hostProfile.ToUnicode(a)
 	if err != nil {
 		return "", idnaError(err)
@@ -175,6 +184,38 @@ func toASCII(h string) (string, error) {
 		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
 	}
 	return a, nil
+}
+
+// idnaDots are the label separators of UTS #46 §2.3: the full stop and
+// the three that map to it.
+var idnaDots = strings.NewReplacer("\u3002", ".", "\uff0e", ".", "\uff61", ".")
+
+// emptiedLabel returns a label of h that IDNA turned into an empty label
+// of a, and whether there is one. x/net/idna maps a bare "xn--" (the
+// ACE prefix of RFC 5890 §2.3.2.1 with no Punycode after it) and a label
+// of ignored characters (U+00AD) to "" without an error, so "h.xn--"
+// would come out as "h.", a different name. An empty label that was
+// empty in h too is left to normalizeName.
+func emptiedLabel(h, a string) (string, bool) {
+	if !strings.Contains(a, "..") && !strings.HasPrefix(a, ".") && !strings.HasSuffix(a, ".") {
+		return "", false
+	}
+	in := strings.Split(idnaDots.Replace(h), ".")
+	out := strings.Split(a, ".")
+	if len(in) != len(out) {
+		// A mapping made or removed a separator; no label of h can be
+		// paired with one of a, so any new empty label is refused.
+		if strings.HasSuffix(a, ".") && !strings.HasSuffix(idnaDots.Replace(h), ".") {
+			return in[len(in)-1], true
+		}
+		return "", false
+	}
+	for i, l := range out {
+		if l == "" && in[i] != "" {
+			return in[i], true
+		}
+	}
+	return "", false
 }
 
 // idnaError words an error of idna for ErrHost's detail.
@@ -206,6 +247,20 @@ var lookupToASCII = hostProfile.ToASCII
 // IPvFuture and zone identifiers (RFC 6874) are refused.
 func (p *parser) ipLiteral(lo, hi int) string {
 	s := p.s
+	// A bad escape or a control character, raw or escaped, ranks before
+	// any fault of the literal itself, also inside a zone identifier
+	// that is refused whole, and in grammars without IP literals.
+	for i := lo + 1; i < hi; i++ {
+		switch c := s[i]; {
+		case isControl(c):
+			p.failQuoting(i, ErrControl, fmt.Sprintf("control character %#02x in the host", c), i, i+1)
+		case c != '%':
+		case !validEscape(s[:hi], i):
+			p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
+		case isControl(escapedByte(s, i)):
+			p.failQuoting(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the host", escapedByte(s, i)), i, i+3)
+		}
+	}
 	if p.g == RFC1738 || p.g == RFC2396 {
 		p.fail(lo, ErrHost, "IP literals in brackets are not part of RFC 1738 or RFC 2396 hosts")
 		return ""

@@ -7,7 +7,9 @@ import (
 )
 
 // FromURL converts a *url.URL from net/url into a URL. It refuses with
-// ErrScheme a nil v or one whose scheme is not ftp (in any case).
+// ErrScheme a v whose scheme is not ftp (in any case). A nil v is a
+// programming error, not a fault of a URL: its *Error has Offset -1
+// and wraps no sentinel.
 //
 // It parses v.String() with Lenient, so it is lossless: net/url keeps a
 // path's escapes in RawPath (so "%2F" stays inside its segment and
@@ -19,7 +21,7 @@ import (
 // v.String() with the password hidden.
 func FromURL(v *url.URL) (*URL, error) {
 	if v == nil {
-		return nil, newError("parse", "", -1, ErrScheme, "nil *url.URL")
+		return nil, newError("parse", "", -1, errUsage, "FromURL of a nil *url.URL")
 	}
 	if !equalFoldASCII(v.Scheme, "ftp") {
 		return nil, newError("parse", v.Redacted(), 0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", v.Scheme))
@@ -37,8 +39,8 @@ func FromURL(v *url.URL) (*URL, error) {
 // net/url's own escaping. So v.String() parses back to u, and FromURL
 // returns a URL equal to u.
 //
-// URL returns nil for a nil u, and an empty url.URL for the zero URL,
-// whose String is "" too.
+// URL returns nil for a nil u (see URL), and an empty url.URL for the
+// zero URL, whose String is "" too.
 func (u *URL) URL() *url.URL {
 	if u == nil {
 		return nil

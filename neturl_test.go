@@ -240,10 +240,10 @@ func TestFromURLHandBuiltNetURL(t *testing.T) {
 
 // FromURL refuses a URL whose scheme is not ftp with ErrScheme
 // (DESIGN.md "Working with the rest of Go"), before looking at anything
-// else, and hides a password in the error.
+// else, and hides a password in the error. (A nil *url.URL is a
+// programming error, which wraps no sentinel.)
 func TestFromURLRefusesOtherSchemes(t *testing.T) {
 	for _, v := range []*url.URL{
-		nil,
 		{},
 		{Scheme: "http", Host: "h", Path: "/x"},
 		{Scheme: "sftp", Host: "h"},

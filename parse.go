@@ -45,33 +45,23 @@ type parser struct {
 	moreDirs  []string // all the directories, once there are more than 4
 	next      int      // where path reads the next segment, for addDir
 
-	// The fault that ranks first so far; err is nil while there is none.
-	// quotes says that detail quotes text of the input.
-	err    error
-	off    int
-	detail string
-	quotes bool
+	// The fault that ranks first so far; fault.err is nil while there
+	// is none.
+	fault fault
 }
 
-// fail records a fault at offset off unless one that ranks before it,
-// or the same but earlier in the input, is already recorded.
+// fail records a fault at offset off, whose detail quotes none of the
+// input, unless one that ranks before it, or the same but earlier in
+// the input, is already recorded.
 func (p *parser) fail(off int, err error, detail string) {
-	p.record(off, err, detail, false)
+	p.fault.record(off, err, detail, 0, 0)
 }
 
-// failQuoting is fail for a detail that quotes the input at off, which
-// parse drops if off is in the text that Error.URL hides.
-func (p *parser) failQuoting(off int, err error, detail string) {
-	p.record(off, err, detail, true)
-}
-
-func (p *parser) record(off int, err error, detail string, quotes bool) {
-	if p.err != nil {
-		if r, q := rank(err), rank(p.err); r > q || r == q && off >= p.off {
-			return
-		}
-	}
-	p.err, p.off, p.detail, p.quotes = err, off, detail, quotes
+// failQuoting is fail for a detail that quotes the input text
+// s[qlo:qhi], which the *Error drops if that text overlaps the range
+// that Error.URL hides.
+func (p *parser) failQuoting(off int, err error, detail string, qlo, qhi int) {
+	p.fault.record(off, err, detail, qlo, qhi)
 }
 
 // urlAlloc holds a URL with room for its Userinfo and four directories,
@@ -100,11 +90,8 @@ func parse(g Grammar, s string) (*URL, error) {
 	if end < len(s) {
 		p.fragment(&u, end)
 	}
-	if p.err != nil {
-		if lo, hi, ok := passwordSpan(s); ok && p.quotes && lo <= p.off && p.off < hi {
-			p.detail = "" // it would quote the text that Error.URL hides
-		}
-		return nil, newError("parse", s, p.off, p.err, p.detail)
+	if p.fault.err != nil {
+		return nil, p.fault.error("parse", s)
 	}
 	return p.result(&u), nil
 }
@@ -183,7 +170,7 @@ func (p *parser) scheme() (int, bool) {
 	}
 	if k > 0 && k < len(s) && s[k] == ':' {
 		if !equalFoldASCII(s[:k], "ftp") {
-			p.failQuoting(0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", s[:k]))
+			p.failQuoting(0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", s[:k]), 0, k)
 		} else {
 			p.fail(k+1, ErrScheme, `"//" must follow "ftp:" (RFC 1738 §3.1)`)
 		}
@@ -192,6 +179,23 @@ func (p *parser) scheme() (int, bool) {
 			return k + 2, true
 		}
 		return k, false
+	}
+	// A control character where the scheme should be, before the ":"
+	// that ends it: the path reads from here too, and must not claim it.
+	if c := strings.IndexAny(s, ":/?#"); c > 0 && s[c] == ':' {
+		before := true // only white space and control characters so far
+		for j := 0; j < c; j++ {
+			b := s[j]
+			if isControl(b) {
+				where := "in the scheme"
+				if before {
+					where = "before the scheme"
+				}
+				p.failQuoting(j, ErrControl, fmt.Sprintf("control character %#02x %s", b, where), j, j+1)
+				break
+			}
+			before = before && b == ' '
+		}
 	}
 	switch {
 	case s == "":
@@ -343,7 +347,7 @@ func (p *parser) failByte(i int, err error, part string, c byte) {
 	case isControl(c) && err == ErrUserinfo:
 		p.fail(i, ErrControl, "control character in the "+part) // no byte of a password
 	case isControl(c):
-		p.failQuoting(i, ErrControl, fmt.Sprintf("control character %#02x in the %s", c, part))
+		p.failQuoting(i, ErrControl, fmt.Sprintf("control character %#02x in the %s", c, part), i, i+1)
 	case c == '%':
 		p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
 	case c >= utf8.RuneSelf:
@@ -352,7 +356,7 @@ func (p *parser) failByte(i int, err error, part string, c byte) {
 		// The message must not quote a password.
 		p.fail(i, err, fmt.Sprintf("character not allowed in the %s", part))
 	default:
-		p.failQuoting(i, err, fmt.Sprintf("character %q not allowed in the %s", c, part))
+		p.failQuoting(i, err, fmt.Sprintf("character %q not allowed in the %s", c, part), i, i+1)
 	}
 }
 
@@ -392,7 +396,7 @@ func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) in
 			if err == ErrUserinfo {
 				p.fail(i, ErrControl, "percent-encoded control character in the "+part)
 			} else {
-				p.failQuoting(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part))
+				p.failQuoting(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the %s", d, part), i, i+3)
 			}
 		}
 		return 3
@@ -406,7 +410,7 @@ func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) in
 				p.fail(i, err, "character not allowed in the "+part)
 			}
 		case !isUCSChar(r):
-			p.failQuoting(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part))
+			p.failQuoting(i, err, fmt.Sprintf("character %U not allowed in the %s", r, part), i, i+size)
 		}
 		return size
 	}

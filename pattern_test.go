@@ -81,7 +81,8 @@ func TestRFC1738PatternAllowsTypecodeD(t *testing.T) {
 		{"ftp://ftp.example.com/some/path;type=d", true},
 		{"ftp://ftp.example.com/some/path;type=a", true},
 		{"ftp://ftp.example.com/some/path;type=e", false},
-		{"ftp://ftp.example.com/~abigail/", false}, // "~" is not RFC 1738 §5 uchar
+		{"ftp://ftp.example.com/~abigail/", true},  // RFC 1738 §2.2 unsafe, accepted raw as RFC 2396 §2.3 unreserved
+		{"ftp://ftp.example.com/|abigail/", false}, // "|" is not RFC 1738 §5 uchar
 	} {
 		if got := re.MatchString(tt.url); got != tt.pass {
 			t.Errorf("RFC1738 pattern on %q: %v, want %v", tt.url, got, tt.pass)

@@ -30,7 +30,9 @@ import (
 // The target is parsed with Lenient. A reference with a scheme other
 // than ftp is ErrScheme; "ftp:g", strictly an absolute URL with no
 // authority (§5.2.2, §5.4.2), is ErrHost, as is any target without a
-// host. A fault in the reference gives an *Error that quotes ref and
+// host; a nil u is a base without a host, so only a reference with an
+// authority ("//host/g") resolves against it. A fault in the reference
+// gives an *Error that quotes ref and
 // points into it; a base built by hand that String cannot make valid
 // gives the *Error of the resolved URL.
 func (u *URL) ResolveReference(ref string) (*URL, error) {
@@ -49,7 +51,7 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 			if !strings.HasPrefix(ref[k+1:], "//") {
 				detail += ` (a relative path whose first segment holds ":" starts with "./", RFC 3986 §4.2)`
 			}
-			p.fail(0, ErrScheme, detail)
+			p.failQuoting(0, ErrScheme, detail, 0, k)
 		}
 		i = k + 1
 	}
@@ -71,8 +73,8 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 	if end < len(ref) {
 		p.fragment(&ref0, end)
 	}
-	if p.err != nil {
-		return nil, newError("parse", ref, p.off, p.err, p.detail)
+	if p.fault.err != nil {
+		return nil, p.fault.error("parse", ref)
 	}
 	r := p.result(&ref0)
 

@@ -422,3 +422,35 @@ func TestRemoveDotSegmentsFollowsRFC3986(t *testing.T) {
 		}
 	}
 }
+
+// RFC 3986 §3.2.1: a password in a URL is not to be shown. A reference
+// such as "//a:Secret/c@x" holds one (from its first ":" to its last
+// "@"), and its fault (the port "Secret") lies in that range: the
+// message of ResolveReference, like that of Parse, hides it and quotes
+// none of it.
+func TestResolveReferenceErrorNeverQuotesThePassword(t *testing.T) {
+	base := MustParse("ftp://h/d/f")
+	for _, tt := range []struct{ ref, url string }{
+		{"//a:Secret/c@x", "//a:xxxxx@x"},
+		{"//a:Secret?c@x", "//a:xxxxx@x"},
+		{"ftp://a:Secret/c@x", "ftp://a:xxxxx@x"},
+		{"ftp:/a:Secret@h//x", "ftp:/a:xxxxx@h//x"},
+		{"//u:S\u202eecret@h/", "//u:xxxxx@h/"},
+	} {
+		_, err := base.ResolveReference(tt.ref)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("ResolveReference(%q) = %v, want an *Error", tt.ref, err)
+			continue
+		}
+		if e.URL != tt.url {
+			t.Errorf("ResolveReference(%q).URL = %q, want %q", tt.ref, e.URL, tt.url)
+		}
+		msg := err.Error()
+		for _, secret := range []string{"Secret", "ecret", "'S'", "U+202E"} {
+			if strings.Contains(msg, secret) {
+				t.Errorf("ResolveReference(%q): message %q quotes %q from the password", tt.ref, msg, secret)
+			}
+		}
+	}
+}

@@ -21,11 +21,13 @@ import (
 // String also normalizes a URL value built by hand: the host is
 // lower-cased and converted to A-labels, an IPv6 host is bracketed, and
 // a Type in upper case is lowered; a Type that is not an ASCII letter is
-// left out. The zero URL gives "".
+// left out. The zero URL gives "". String has a value receiver, so it
+// needs a non-nil *URL (see URL).
 func (u URL) String() string { return u.format(false) }
 
 // Redacted is like String but replaces a password, when the URL has
 // one, with "xxxxx", as net/url's URL.Redacted does: a URL for a log.
+// Like String, it needs a non-nil *URL (see URL).
 func (u URL) Redacted() string { return u.format(true) }
 
 // Classes of the bytes that String writes raw: the 2011 draft §3.1

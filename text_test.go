@@ -185,3 +185,40 @@ func TestFlagTextVar(t *testing.T) {
 		t.Errorf(`-mirror "" = %q, %v; want the zero URL`, u.String(), err)
 	}
 }
+
+// RFC 1738 §3.2.2: the typecode is one letter, in any case. In JSON,
+// flags and configuration files a Typecode is that letter (lower case,
+// as Parse stores it), "" for TypeNone, not its byte value; reading
+// takes one ASCII letter in any case, or "".
+func TestTypecodeIsItsLetterAsText(t *testing.T) {
+	b, err := json.Marshal(struct{ Type, None Typecode }{TypeImage, TypeNone})
+	if want := `{"Type":"i","None":""}`; err != nil || string(b) != want {
+		t.Errorf("json.Marshal = %s, %v; want %s", b, err, want)
+	}
+	if b, err := Typecode('D').MarshalText(); err != nil || string(b) != "d" {
+		t.Errorf("Typecode('D').MarshalText() = %q, %v; want \"d\"", b, err)
+	}
+	if b, err := TypeASCII.AppendText([]byte("x")); err != nil || string(b) != "xa" {
+		t.Errorf("TypeASCII.AppendText(x) = %q, %v", b, err)
+	}
+	if _, err := Typecode('\n').MarshalText(); err == nil {
+		t.Error("a Typecode that is not a letter marshals")
+	}
+	var _ encoding.TextAppender = TypeNone
+	for in, want := range map[string]Typecode{"": TypeNone, "i": TypeImage, "I": TypeImage, "d": TypeDirectory, "x": 'x'} {
+		got := TypeASCII
+		if err := got.UnmarshalText([]byte(in)); err != nil || got != want {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"ii", "1", " ", "é", ";", "\x00", "\u212a"} {
+		got := TypeASCII
+		if err := got.UnmarshalText([]byte(in)); err == nil || got != TypeASCII {
+			t.Errorf("UnmarshalText(%q) = %v, %v; want an error and no change", in, got, err)
+		}
+	}
+	var v struct{ Type Typecode }
+	if err := json.Unmarshal([]byte(`{"Type":"A"}`), &v); err != nil || v.Type != TypeASCII {
+		t.Errorf(`json.Unmarshal({"Type":"A"}) = %v, %v`, v.Type, err)
+	}
+}

@@ -31,6 +31,47 @@ func (t Typecode) String() string {
 	return fmt.Sprintf("Typecode(%#02x)", byte(t))
 }
 
+// AppendText appends the typecode's letter in lower case to b, and
+// nothing for TypeNone, so that a Typecode is text in JSON, flags and
+// configuration files (encoding.TextAppender). A value that is not an
+// ASCII letter, which only a URL built by hand can hold, is an error.
+func (t Typecode) AppendText(b []byte) ([]byte, error) {
+	if t == TypeNone {
+		return b, nil
+	}
+	l, ok := t.lower()
+	if !ok {
+		return b, fmt.Errorf("ftpurl: %v is not a typecode letter", t)
+	}
+	return append(b, byte(l)), nil
+}
+
+// MarshalText returns the typecode's letter in lower case, "" for
+// TypeNone (encoding.TextMarshaler): in JSON a Typecode is "i", not
+// its byte value 105.
+func (t Typecode) MarshalText() ([]byte, error) {
+	return t.AppendText(nil)
+}
+
+// UnmarshalText sets t from one ASCII letter in any case, stored in
+// lower case as Parse stores it (RFC 1738 §3.2.2: the typecode is
+// case-insensitive), and an empty text to TypeNone
+// (encoding.TextUnmarshaler). Any other text is an error and leaves t
+// unchanged.
+func (t *Typecode) UnmarshalText(text []byte) error {
+	switch len(text) {
+	case 0:
+		*t = TypeNone
+		return nil
+	case 1:
+		if l, ok := Typecode(text[0]).lower(); ok {
+			*t = l
+			return nil
+		}
+	}
+	return fmt.Errorf("ftpurl: typecode %q is not one ASCII letter", text)
+}
+
 // lower returns t in lower case, and whether t is an ASCII letter.
 func (t Typecode) lower() (Typecode, bool) {
 	switch {
@@ -80,20 +121,14 @@ func (p *parser) typecode(semi int, code string) Typecode {
 			if p.g.allowsType(t) {
 				return t
 			}
-			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()))
+			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()), semi, semi+len(typeParam)+1)
 			return 0
 		}
 	}
 	if code == "" {
 		p.fail(semi, ErrTypecode, `";type=" without a letter`)
 	} else {
-		end := semi + len(typeParam) + len(code)
-		if lo, hi, ok := passwordSpan(p.s); ok && lo < end && semi < hi {
-			// The code runs on into the text that Error.URL hides.
-			p.fail(semi, ErrTypecode, "typecode must be one letter")
-		} else {
-			p.fail(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code))
-		}
+		p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode must be one letter, not %q", code), semi, semi+len(typeParam)+len(code))
 	}
 	return 0
 }

@@ -14,6 +14,17 @@ import (
 // The zero URL is valid as a value and its String is "". A URL built by
 // hand is normalized by String; Plan refuses one whose parts could
 // inject a command.
+//
+// A nil *URL is no URL at all, as a JSON null is not "": it is not the
+// zero URL. The methods with a pointer receiver accept it and never
+// panic: Address returns "", Login returns "", "", false, Plan refuses
+// it with ErrHost, URL returns nil, Equal reports it equal only to nil,
+// and ResolveReference takes it as a base without a host. UnmarshalText
+// stores into *u, so it needs a non-nil u, as every decoder does. The
+// methods with a value receiver (String, Redacted, AppendText,
+// MarshalText), so that a URL value marshals too, need a non-nil
+// pointer like any Go value method: calling one through a nil *URL
+// panics, as it does for time.Time or netip.Addr.
 type URL struct {
 	User     *Userinfo // nil: no userinfo in the URL
 	Host     string    // lower-case ASCII name in A-labels, IPv4 dotted quad, or IPv6 (RFC 5952, no brackets)
@@ -51,8 +62,13 @@ func MustParse(rawURL string) *URL {
 // Address returns the "host:port" that net.Dial takes: the port is 21
 // when u has none (RFC 1738 §3.2, 2011 draft §3.2.1), and an IPv6 host
 // is put in brackets. A host set by hand is written as String writes it
-// (lower-case A-labels; IPv6 with or without brackets).
+// (lower-case A-labels; IPv6 with or without brackets). A nil u, or one
+// without a host (the zero URL), has nothing to dial: Address returns
+// "", never ":21", which net.Dial would read as the local host.
 func (u *URL) Address() string {
+	if u == nil || u.Host == "" {
+		return ""
+	}
 	port := int(u.Port)
 	if port == 0 {
 		port = DefaultPort
