@@ -221,6 +221,7 @@ func (r *Response) Close() error {
 
 // session is one control connection and the data connections it opens.
 type session struct {
+	ctx    context.Context
 	url    string // redacted
 	conn   *ftp.ServerConn
 	cancel context.CancelFunc
@@ -297,6 +298,10 @@ func (s *session) fail(op, command string, err error) *Error {
 	var tp *textproto.Error
 	if errors.As(err, &tp) {
 		e.Code, e.Msg = tp.Code, tp.Msg
+	} else if s.ctx != nil && s.ctx.Err() != nil {
+		// The step failed because the context ended and closed the
+		// connections: say so (errors.Is(err, context.Canceled)).
+		e.Err = errors.Join(s.ctx.Err(), err)
 	}
 	return e
 }
@@ -387,15 +392,10 @@ func open(ctx context.Context, s *session, u *ftpurl.URL, plan *ftpurl.Plan, use
 		return nil, &Error{Op: "dial", URL: s.url, Err: err}
 	}
 	s.stop = context.AfterFunc(ctx, s.closeAll)
+	s.ctx = ctx
 	defer func() {
 		if err != nil {
 			s.end()
-			// A step that failed because the context ended reports
-			// the context's error.
-			var fe *Error
-			if cerr := ctx.Err(); cerr != nil && errors.As(err, &fe) && fe.Code == 0 {
-				fe.Err = errors.Join(cerr, fe.Err)
-			}
 		}
 	}()
 

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/textproto"
 	"net/url"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -292,11 +294,13 @@ func TestLogins(t *testing.T) {
 	cases := []struct {
 		name     string
 		userinfo string
+		path     string // "": text.txt
 		opts     []fetch.Option
 		want     want
 		differ   map[string]want
 	}{
 		{name: "UserAndPasswordFromTheURL", userinfo: userinfo + "@", want: file(textFile)},
+		{name: "FailedStepAfterAPasswordLoginHidesThePassword", userinfo: userinfo + "@", path: "missing/text.txt", want: fails("cwd", 550)},
 		{name: "UserWithoutPasswordTakesWithPassword", userinfo: testUser + "@", opts: []fetch.Option{fetch.WithPassword(testPassword)}, want: file(textFile)},
 		{name: "NoUserinfoIsAnonymous", want: file(textFile)},
 		{name: "EmptyUserIsAnonymous", userinfo: "@", want: file(textFile)},
@@ -329,7 +333,11 @@ func TestLogins(t *testing.T) {
 					if d, ok := c.differ[name]; ok {
 						w = d
 					}
-					check(t, name, "ftp://"+c.userinfo+srv.addr+"/text.txt", w, c.opts...)
+					p := c.path
+					if p == "" {
+						p = "text.txt"
+					}
+					check(t, name, "ftp://"+c.userinfo+srv.addr+"/"+p, w, c.opts...)
 				})
 			}
 		})
@@ -444,12 +452,14 @@ func TestContextEndsAStalledFetch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	done := make(chan struct{})
+	defer close(done)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		c, err := l.Accept()
 		if err == nil {
-			time.Sleep(2 * time.Second)
+			<-done
 			c.Close()
 		}
 	}()
@@ -561,5 +571,39 @@ func TestEmptyCWDIsWhyNullSegmentsSendNothing(t *testing.T) {
 				t.Errorf(`"CWD " after "CWD a": got %+v, want %+v`, got, wants[name])
 			}
 		})
+	}
+}
+
+// TestCancellingTheContextEndsARead cancels the context in the middle
+// of a file far larger than the socket buffers: the next reads fail
+// instead of waiting, and never end in io.EOF.
+func TestCancellingTheContextEndsARead(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, 64<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	addr, stop, err := newFtpserverlib(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp, err := fetch.Open(ctx, "ftp://"+addr+"/big.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Close()
+	if _, err := io.ReadFull(resp, make([]byte, 1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	n, err := io.Copy(io.Discard, resp)
+	if err == nil || errors.Is(err, io.EOF) {
+		t.Fatalf("reading on after cancel: %d more bytes, err %v; want an error", n, err)
+	}
+	var fe *fetch.Error
+	if !errors.As(err, &fe) || fe.Op != "retr" || !errors.Is(err, context.Canceled) {
+		t.Fatalf("reading on after cancel: %v, want a retr *Error wrapping context.Canceled", err)
 	}
 }
