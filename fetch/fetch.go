@@ -10,9 +10,9 @@
 //
 // Open parses the URL with package ftpurl, logs in as [ftpurl.URL.Login]
 // says, and runs the [ftpurl.Plan] of the URL exactly, command by
-// command, with github.com/jlaffaye/ftp: one CWD per directory (2011
-// draft §3.2.3 (1), draft-yevstifeyev-ftp-uri-scheme-06), one TYPE
-// (§3.2.3 (2)), then RETR, LIST or NLST (§3.2.3 (4a)-(4d)). A URL whose
+// command, with github.com/jlaffaye/ftp, as the 2011 draft
+// (draft-yevstifeyev-ftp-uri-scheme-06) §3.2.3 says: one CWD per
+// directory (1), one TYPE (2), then RETR, LIST or NLST (4a)-(4d). A URL whose
 // last segment may name a file or a directory (no ";type=", §3.2.3
 // (4d)) is tried with RETR first and listed when the server refuses it
 // with 550 (RFC 959 §4.2: "Requested action not taken. File
@@ -109,9 +109,9 @@ var ErrPasswordRequired = errors.New("the URL names a user without a password: g
 // For a file (Action is [ftpurl.Retrieve]), Read reads the bytes as the
 // data connection brings them, in the TYPE that the plan sent: "TYPE I"
 // when the URL has no typecode, so the bytes are the file's own.
-// Reading to the end checks the server's final reply (226 or 250, RFC
-// 959 §4.2): a transfer the server reports as failed ends with an
-// *Error instead of io.EOF, so a cut-short file never looks whole.
+// Reading to the end checks the server's final reply (226, RFC 959
+// §4.2): a transfer the server reports as failed ends with an *Error
+// instead of io.EOF, so a cut-short file never looks whole.
 //
 // For a listing (Action is [ftpurl.List] or [ftpurl.NameList]), Entries
 // or Names holds it, Read returns io.EOF at once, and the session has
