@@ -55,13 +55,13 @@ fi
 if ! getent passwd ftp >/dev/null; then
 	$sudo useradd --system --home-dir "$dir/tree" --no-create-home \
 		--shell /usr/sbin/nologin ftp
-else
+elif [ "$(getent passwd ftp | cut -d: -f6)" != "$dir/tree" ]; then
 	$sudo usermod --home "$dir/tree" ftp
 fi
 if ! getent passwd ftpurl >/dev/null; then
 	$sudo useradd --home-dir "$dir/tree" --no-create-home \
 		--shell /bin/bash ftpurl
-else
+elif [ "$(getent passwd ftpurl | cut -d: -f6,7)" != "$dir/tree:/bin/bash" ]; then
 	$sudo usermod --home "$dir/tree" --shell /bin/bash ftpurl
 fi
 echo 'ftpurl:ftpurl-secret' | $sudo chpasswd
