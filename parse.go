@@ -136,25 +136,6 @@ func (p *parser) result(u *URL) *URL {
 	}
 }
 
-// addDir appends a directory: to p.dirs while it has room, then to
-// p.moreDirs, which then holds them all. p.next must be where the rest
-// of the path starts.
-func (p *parser) addDir(d string) {
-	switch {
-	case p.moreDirs != nil:
-		p.moreDirs = append(p.moreDirs, d)
-	case p.ndirs < len(p.dirs):
-		p.dirs[p.ndirs] = d
-	default:
-		// At most one more directory for every "/" left in the input:
-		// one allocation, however long the path.
-		more := strings.Count(p.s[p.next:], "/")
-		p.moreDirs = append(make([]string, 0, len(p.dirs)+1+more), p.dirs[:]...)
-		p.moreDirs = append(p.moreDirs, d)
-	}
-	p.ndirs++
-}
-
 // scheme reads "ftp://" (any case) and returns the offset after it, and
 // whether an authority follows. A missing or other scheme is ErrScheme,
 // but the parser goes on so that a fault that ranks first is found.
@@ -259,44 +240,6 @@ loop:
 		u.Host = p.host(h, end)
 	}
 	return end
-}
-
-// userinfo parses the user name and password in s[lo:hi]; the first ":"
-// splits them (RFC 1738 §3.2.1, RFC 3986 §3.2.1).
-func (p *parser) userinfo(lo, hi int) {
-	ui := &p.user
-	s := p.s
-	m := p.userClass()
-	colon := strings.IndexByte(s[lo:hi], ':')
-	userEnd := hi
-	if colon >= 0 {
-		userEnd = lo + colon
-	}
-	if p.g == RFC3986 && userEnd == lo {
-		// 2011 draft §3.1: user = 1*usp-char
-		p.fail(lo, ErrUserinfo, "empty user name (2011 draft §3.1: user = 1*usp-char)")
-	}
-	ui.username = unescapeIf(s[lo:userEnd], p.scan(lo, userEnd, m, ErrUserinfo, "user name", true))
-	if colon >= 0 {
-		pm := m
-		if p.g == RFC2396 {
-			pm |= cUser2396 // several ":" may follow the first
-		}
-		ui.password = unescapeIf(s[userEnd+1:hi], p.scan(userEnd+1, hi, pm, ErrUserinfo, "password", true))
-		ui.passwordSet = true
-	}
-}
-
-func (p *parser) userClass() uint32 {
-	switch p.g {
-	case RFC1738:
-		return cUser1738
-	case RFC2396:
-		return cUser2396 // ":" is in the class, but the first one splits
-	case RFC3986:
-		return cUser3986
-	}
-	return cPrint | allowUCS
 }
 
 func unescapeIf(s string, pct bool) string {
@@ -416,82 +359,6 @@ func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) in
 	}
 	p.failByte(i, err, part, c)
 	return 1
-}
-
-// path parses the path that starts at s[lo], up to the "#", or "?" but
-// in RFC 1738, that ends it, and returns that end. It splits on raw "/"
-// only and decodes each segment on its own, so "%2F" stays inside its
-// segment (RFC 1738 §3.2.2); then it takes a final ";type=X" off the
-// last segment (2011 draft §3.1). One pass, one table look-up a byte.
-func (p *parser) path(u *URL, lo int) int {
-	s := p.s
-	m := p.segClass()
-	i := lo
-	if i < len(s) && s[i] == '/' {
-		i++
-	} // else the path is empty, or this is "ftp:path" after a scheme fault
-	start := i   // of the current segment
-	pct := false // the current segment holds an escape
-	semi := -1   // the first ";" of the current segment
-	strict := p.g != Lenient
-loop:
-	for i < len(s) {
-		if i = skip(s, i, m); i == len(s) {
-			break
-		}
-		c := s[i]
-		switch {
-		case c == '/':
-			if semi >= 0 && strict {
-				p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
-			}
-			i++
-			p.next = i
-			p.addDir(unescapeIf(s[start:i-1], pct))
-			start, pct, semi = i, false, -1
-			continue
-		case c == '#' || c == '?' && p.g != RFC1738:
-			break loop
-		case c == ';':
-			// Data in Lenient; in the strict grammars only the final
-			// ";type=", which is known once the segment ends.
-			if semi < 0 {
-				semi = i
-			}
-			i++
-			continue
-		case c == '%':
-			pct = true
-		}
-		i += p.other(i, len(s), m, ErrPath, "path", true)
-	}
-	if start == lo && i == lo {
-		return i // no path: the same as "/" (2011 draft §3.2.3)
-	}
-	name, code, at := s[start:i], "", -1
-	if semi >= 0 { // only a segment with a ";" can end in ";type="
-		name, code, at = splitTypecode(name)
-	}
-	if semi >= 0 && strict && semi < start+len(name) {
-		p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
-	}
-	u.Name = unescapeIf(name, pct && strings.IndexByte(name, '%') >= 0)
-	if at >= 0 {
-		u.Type = p.typecode(start+at, code)
-	}
-	return i
-}
-
-func (p *parser) segClass() uint32 {
-	switch p.g {
-	case RFC1738:
-		return cSeg1738
-	case RFC2396:
-		return cSeg2396
-	case RFC3986:
-		return cSeg3986
-	}
-	return cPathLenient | allowUCS
 }
 
 // query reads a query from the "?" at offset q and returns where the

@@ -13,69 +13,6 @@ import (
 // command at CRLF, so such an argument would smuggle in a command of its
 // own, and a NUL cuts a C server's argument short.
 
-// The anonymous convention (RFC 1635; 2011 draft §3.2.2; 1997 draft
-// §2.1). The draft asks for "guest" or an e-mail address that is not a
-// real one; "anonymous@" is the form browsers and most clients send.
-const (
-	anonymousUser     = "anonymous"
-	anonymousPassword = "anonymous@"
-)
-
-// Login returns the arguments of the USER and PASS commands (2011 draft
-// §3.2.2, 1997 draft §2.1), and ok false when the caller must ask the
-// user for a password, or the URL cannot log in at all:
-//
-//   - no userinfo ("ftp://host/"): "anonymous", "anonymous@", true, the
-//     anonymous convention of RFC 1635;
-//   - a user and a password ("ftp://u:p@host/", also "ftp://u:@host/"
-//     with an empty password): both, true;
-//   - a user without a password ("ftp://u@host/"): the user, "", false;
-//     the draft says to ask the user for one if the server wants it (331);
-//   - except the anonymous user names "anonymous" and "ftp" without a
-//     password, which get "anonymous@" and ok true. They are compared
-//     in any ASCII case, as servers do (vsftpd upper-cases USER before it
-//     compares); the user name is returned as the URL has it;
-//   - an empty user name ("ftp://@host/", "ftp://:secret@host/") means
-//     "anonymous", with the URL's password when it has one (even an
-//     empty one) and "anonymous@" otherwise;
-//   - a user or password holding CR, LF or NUL, which only a URL value
-//     built by hand can have (Parse refuses every control character):
-//     "", "", false. Such a URL cannot log in safely (RFC 959 §4.1.3).
-//
-// Login of a nil *URL is "", "", false.
-func (u *URL) Login() (user, password string, ok bool) {
-	if u == nil {
-		return "", "", false
-	}
-	if u.User == nil {
-		return anonymousUser, anonymousPassword, true
-	}
-	name := u.User.username
-	pass, hasPass := u.User.Password()
-	if hasLineBreak(name) || hasLineBreak(pass) {
-		return "", "", false
-	}
-	switch {
-	case name == "":
-		if hasPass {
-			return anonymousUser, pass, true
-		}
-		return anonymousUser, anonymousPassword, true
-	case hasPass:
-		return name, pass, true
-	case isAnonymous(name):
-		return name, anonymousPassword, true
-	}
-	return name, "", false
-}
-
-// isAnonymous reports whether name is "anonymous" or "ftp" in any ASCII
-// case. It does not use strings.EqualFold, which would also take the
-// long s (U+017F) for "s" and the Kelvin sign (U+212A) for "k".
-func isAnonymous(name string) bool {
-	return equalFoldASCII(name, "anonymous") || equalFoldASCII(name, "ftp")
-}
-
 // hasLineBreak reports whether s holds CR, LF or NUL: the bytes that
 // end or cut short an FTP command (RFC 959 §4.1.3, §5.3.2).
 func hasLineBreak(s string) bool {

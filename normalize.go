@@ -1,0 +1,346 @@
+package ftpurl
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Equal reports whether u and v are the same URL after normalization,
+// that is, whether their String forms are the same. Port 21 and no port
+// are equal (RFC 1738 §3.2); the case of the host, of the typecode and
+// of escapes in the query and fragment does not matter, nor does how a
+// path character was written ("%41" and "A" in a path are the same
+// octet once decoded). A "%2F" inside a segment is not a "/" between
+// two segments (RFC 1738 §3.2.2), an empty password is not an absent
+// one, "ftp://@host/" (an empty user) is not "ftp://host/" (no
+// userinfo), and query and fragment are compared as escaped text, so
+// "%41" and "A" there differ, as they do in String.
+//
+// A nil *URL is equal only to nil: it is not the zero URL, as a JSON
+// null is not "" (see URL).
+func (u *URL) Equal(v *URL) bool {
+	if u == nil || v == nil {
+		return u == v
+	}
+	if u == v {
+		return true
+	}
+	if uz, vz := u.isZero(), v.isZero(); uz || vz {
+		return uz == vz // String gives "" only for the zero URL
+	}
+	// The parts as String writes them, cheapest comparisons first; each
+	// normalization runs only when the raw values differ.
+	return normalPort(u.Port) == normalPort(v.Port) &&
+		normalType(u.Type) == normalType(v.Type) &&
+		u.Name == v.Name &&
+		slices.Equal(u.Dirs, v.Dirs) &&
+		sameUser(u.User, v.User) &&
+		(u.Host == v.Host || sameHost(u.Host, v.Host)) &&
+		(u.RawQuery == v.RawQuery || normalizeEscaped(u.RawQuery) == normalizeEscaped(v.RawQuery)) &&
+		(u.Fragment == v.Fragment || normalizeEscaped(u.Fragment) == normalizeEscaped(v.Fragment))
+}
+
+// normalPort returns 0 for DefaultPort, which String leaves out.
+func normalPort(p uint16) uint16 {
+	if p == DefaultPort {
+		return 0
+	}
+	return p
+}
+
+// normalType returns t in lower case, and TypeNone for a byte that is
+// not an ASCII letter, which String leaves out.
+func normalType(t Typecode) Typecode {
+	if l, ok := t.lower(); ok {
+		return l
+	}
+	return TypeNone
+}
+
+// sameUser reports whether a and b give the same userinfo in String.
+func sameUser(a, b *Userinfo) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.username == b.username && a.passwordSet == b.passwordSet &&
+		(!a.passwordSet || a.password == b.password)
+}
+
+// sameHost reports whether String writes hosts a and b the same.
+func sameHost(a, b string) bool {
+	ha, ia := hostForm(a)
+	hb, ib := hostForm(b)
+	return ha == hb && ia == ib
+}
+
+// Percent-encoding, RFC 3986 §2.1. Parse checks every escape before it
+// decodes, so unescape never sees a bad one.
+
+// unescape decodes the %XX escapes of s. Parse refuses a bad escape,
+// but it decodes every part before it reports, so a "%" that is not
+// followed by two hex digits is kept as it is.
+func unescape(s string) string {
+	n := strings.Count(s, "%")
+	if n == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(max(len(s)-2*n, 0))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && validEscape(s, i) {
+			b.WriteByte(escapedByte(s, i))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// validEscape reports whether the "%" at s[i] is followed by two hex
+// digits (RFC 3986 §2.1).
+func validEscape(s string, i int) bool {
+	return i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2])
+}
+
+// escapedByte returns the byte that the valid escape at s[i] encodes.
+func escapedByte(s string, i int) byte {
+	return unhex(s[i+1])<<4 | unhex(s[i+2])
+}
+
+const upperhex = "0123456789ABCDEF"
+
+// escapedLen returns the length of s once every byte not in class m is
+// percent-encoded. With keep, a valid escape "%XX" in s stays as it is
+// (its hex digits upper-cased), as in a query, which is kept escaped.
+func escapedLen(s string, m uint32, keep bool) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if chars[c]&m != 0 {
+			continue
+		}
+		if keep && c == '%' && validEscape(s, i) {
+			i += 2
+			continue
+		}
+		n += 2
+	}
+	return n
+}
+
+// writeEscaped writes s to b with every byte not in class m
+// percent-encoded in upper-case hex; with keep, as escapedLen says.
+func writeEscaped(b *strings.Builder, s string, m uint32, keep bool) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if chars[c]&m != 0 {
+			continue
+		}
+		b.WriteString(s[start:i])
+		if keep && c == '%' && validEscape(s, i) {
+			b.WriteByte('%')
+			b.WriteByte(upper(s[i+1]))
+			b.WriteByte(upper(s[i+2]))
+			i += 2
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(upperhex[c>>4])
+			b.WriteByte(upperhex[c&15])
+		}
+		start = i + 1
+	}
+	b.WriteString(s[start:])
+}
+
+// needsEscaping reports whether writeEscaped would change s.
+func needsEscaping(s string, m uint32, keep bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if chars[c]&m != 0 {
+			continue
+		}
+		if keep && c == '%' && validEscape(s, i) &&
+			upper(s[i+1]) == s[i+1] && upper(s[i+2]) == s[i+2] {
+			i += 2
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// escape returns s as writeEscaped writes it, and s itself when nothing
+// changes.
+func escape(s string, m uint32, keep bool) string {
+	if !needsEscaping(s, m, keep) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(escapedLen(s, m, keep))
+	writeEscaped(&b, s, m, keep)
+	return b.String()
+}
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - ('a' - 'A')
+	}
+	return c
+}
+
+// String returns the normalized URI, ASCII only:
+//
+//	ftp://[user[:password]@]host[:port]/dir/.../name[;type=x][?query][#fragment]
+//
+// The host is in lower-case A-labels (IPv6 in brackets, RFC 5952); the
+// port is left out when it is 0 or 21; user, password and each path
+// segment are percent-encoded where, and only where, the 2011 draft's
+// §3.1 grammar needs it (so "/" inside a segment is "%2F", ";" is "%3B",
+// a ":" in the password is "%3A", and unreserved characters are never
+// encoded), with upper-case hex; an empty path is "/"; the typecode is
+// lower case. Dot segments are kept: ".." is a CWD argument (RFC 1738
+// §3.2.2), not something to fold away.
+//
+// String also normalizes a URL value built by hand: the host is
+// lower-cased and converted to A-labels, an IPv6 host is bracketed, and
+// a Type in upper case is lowered; a Type that is not an ASCII letter is
+// left out. The zero URL gives "". String has a value receiver, so it
+// needs a non-nil *URL (see URL).
+func (u URL) String() string { return u.format(false) }
+
+// Redacted is like String but replaces a password, when the URL has
+// one, with "xxxxx", as net/url's URL.Redacted does: a URL for a log.
+// Like String, it needs a non-nil *URL (see URL).
+func (u URL) Redacted() string { return u.format(true) }
+
+// Classes of the bytes that String writes raw: the 2011 draft §3.1
+// usp-char for user and password (so ":" is encoded), pchar-nsc for a
+// segment, and RFC 3986 §3.4 for query and fragment.
+const (
+	userRaw  = cUser3986
+	segRaw   = cSeg3986
+	queryRaw = cQuery3986
+)
+
+func (u *URL) format(redact bool) string {
+	if u.isZero() {
+		return ""
+	}
+	host, ipv6 := hostForm(u.Host)
+	typ, hasType := u.Type.lower()
+	query := u.RawQuery
+	frag := u.Fragment
+
+	n := len("ftp://") + len(host)
+	if ipv6 {
+		n += len("[]")
+	}
+	if u.User != nil {
+		n += escapedLen(u.User.username, userRaw, false) + 1
+		if u.User.passwordSet {
+			if redact {
+				n += 1 + len("xxxxx")
+			} else {
+				n += 1 + escapedLen(u.User.password, userRaw, false)
+			}
+		}
+	}
+	if u.Port != 0 && u.Port != DefaultPort {
+		n += 6
+	}
+	n++ // "/"
+	for _, d := range u.Dirs {
+		n += escapedLen(d, segRaw, false) + 1
+	}
+	n += escapedLen(u.Name, segRaw, false)
+	if hasType {
+		n += len(typeParam) + 1
+	}
+	if query != "" {
+		n += 1 + escapedLen(query, queryRaw, true)
+	}
+	if frag != "" {
+		n += 1 + escapedLen(frag, queryRaw, true)
+	}
+
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString("ftp://")
+	if u.User != nil {
+		writeEscaped(&b, u.User.username, userRaw, false)
+		if u.User.passwordSet {
+			b.WriteByte(':')
+			if redact {
+				b.WriteString("xxxxx")
+			} else {
+				writeEscaped(&b, u.User.password, userRaw, false)
+			}
+		}
+		b.WriteByte('@')
+	}
+	if ipv6 {
+		b.WriteByte('[')
+		b.WriteString(host)
+		b.WriteByte(']')
+	} else {
+		b.WriteString(host)
+	}
+	if u.Port != 0 && u.Port != DefaultPort {
+		b.WriteByte(':')
+		var buf [5]byte
+		b.Write(strconv.AppendUint(buf[:0], uint64(u.Port), 10))
+	}
+	b.WriteByte('/')
+	for _, d := range u.Dirs {
+		writeEscaped(&b, d, segRaw, false)
+		b.WriteByte('/')
+	}
+	writeEscaped(&b, u.Name, segRaw, false)
+	if hasType {
+		b.WriteString(typeParam)
+		b.WriteByte(byte(typ))
+	}
+	if query != "" {
+		b.WriteByte('?')
+		writeEscaped(&b, query, queryRaw, true)
+	}
+	if frag != "" {
+		b.WriteByte('#')
+		writeEscaped(&b, frag, queryRaw, true)
+	}
+	return b.String()
+}
+
+func (u *URL) isZero() bool {
+	return u.User == nil && u.Host == "" && u.Port == 0 && len(u.Dirs) == 0 &&
+		u.Name == "" && u.Type == 0 && u.RawQuery == "" && u.Fragment == ""
+}
+
+// hostForm returns the host as String writes it (see normalizeHost),
+// and whether it is an IPv6 address, which String puts in brackets. A
+// host set by hand that is not a valid host is written with its bytes
+// outside RFC 3986 reg-name percent-encoded, so that String stays ASCII.
+func hostForm(h string) (host string, ipv6 bool) {
+	if isNormalName(h) {
+		return h, false // as Parse stores it (an A-label was checked then)
+	}
+	host, ipv6, detail := normalizeHost(h)
+	if detail != "" {
+		return escape(strings.ToLower(h), cUser3986, false), false
+	}
+	return host, ipv6
+}
+
+// isNormalName reports whether h is already as String writes it: lower
+// case letters, digits, "-", "_" and "." only.
+func isNormalName(h string) bool {
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; chars[c]&cHostName == 0 || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
