@@ -220,14 +220,14 @@ func (f *finder) match(s int) (Match, bool) {
 		// authority, not the path it may share with nested candidates.
 		if _, err := g.Parse(text[s:lim]); err != nil {
 			// Only trimming the whole tail away could save it.
-			if g != Lenient || !allTrailing(text[lim:end]) {
+			if !g.rules().trimProse || !allTrailing(text[lim:end]) {
 				return Match{}, false
 			}
 		} else if ctl >= lim {
 			return Match{}, false
 		}
 	}
-	if g == Lenient {
+	if g.rules().trimProse {
 		end = trimTrailing(text, s, end)
 	}
 	u, err := g.Parse(text[s:end])
@@ -403,7 +403,7 @@ func (f *finder) strictHost(h, lim int) int {
 				k--
 			}
 			best = max(best, pos+k)
-			if k == len(label) && f.g == RFC2396 && le < hr {
+			if k == len(label) && f.g.rules().finalDot && le < hr {
 				best = max(best, le+1) // RFC 2396 §3.2.2: hostname may end with "."
 			}
 		}
@@ -500,7 +500,7 @@ func (f *finder) scanPath(q int) pathRun {
 			letter := false
 			if k < len(text) {
 				tc, ok := Typecode(text[k]).lower()
-				letter = ok && f.g.allowsType(tc)
+				letter = ok && f.g.rules().allowsType(tc)
 			}
 			if !lenient {
 				r.stop = i

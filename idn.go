@@ -24,7 +24,7 @@ func (p *parser) host(lo, hi int) string {
 	// Most hosts are ASCII names: the fast path. Any fault or other
 	// byte takes the path below, which says what is wrong and where.
 	if p.plainHost {
-		if name, detail := normalizeName(p.g, s[lo:hi], false); detail == "" {
+		if name, detail := normalizeName(p.r, s[lo:hi], false); detail == "" {
 			return name
 		}
 	}
@@ -39,26 +39,26 @@ func (p *parser) host(lo, hi int) string {
 				p.fail(i, ErrEscape, `"%" is not followed by two hexadecimal digits`)
 			} else if d := escapedByte(s, i); isControl(d) {
 				p.fail(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the host", d))
-			} else if p.g == RFC1738 || p.g == RFC2396 {
+			} else if p.r.strictHost {
 				p.fail(i, ErrHost, "percent-encoding is not allowed in a host name (RFC 1738 §3.1)")
 			}
 			pct = true
 			i += 2
-		case c >= utf8.RuneSelf && p.g == Lenient:
+		case c >= utf8.RuneSelf && p.r.rawUnicodeHost:
 			nonASCII = true // an IRI's ihost (RFC 3987 §2.2); checked below
 		default:
 			p.failByte(i, ErrHost, "host", c)
 			ok = false
 		}
 	}
-	if !ok || pct && (p.g == RFC1738 || p.g == RFC2396) {
+	if !ok || pct && p.r.strictHost {
 		return ""
 	}
 	h := s[lo:hi]
 	if pct {
 		h = unescape(h)
 	}
-	name, detail := normalizeName(p.g, h, nonASCII || pct && !asciiOnly(h))
+	name, detail := normalizeName(p.r, h, nonASCII || pct && !asciiOnly(h))
 	if detail != "" {
 		p.failQuoting(lo, ErrHost, detail, lo, hi)
 	}
@@ -77,7 +77,7 @@ func (p *parser) host(lo, hi int) string {
 // RFC 1738 §5 and RFC 2396 §3.2.2 hostname also want no label to begin
 // or end with "-", no "_", a top label that starts with a letter, and
 // (RFC 1738 only) no final dot.
-func normalizeName(g Grammar, h string, idn bool) (string, string) {
+func normalizeName(r *rules, h string, idn bool) (string, string) {
 	if idn {
 		if !utf8.ValidString(h) {
 			return "", "host is not valid UTF-8 once percent-decoded"
@@ -88,10 +88,10 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 		}
 		h = a
 	}
-	strict := g == RFC1738 || g == RFC2396
+	strict := r.strictHost
 	end := len(h)
 	if end > 0 && h[end-1] == '.' {
-		if g == RFC1738 {
+		if !r.finalDot {
 			return "", "a host does not end with \".\" (RFC 1738 §5: a hostname ends with a letter or digit, a hostnumber with a digit)"
 		}
 		end--
@@ -99,7 +99,7 @@ func normalizeName(g Grammar, h string, idn bool) (string, string) {
 	var any uint32 // the classes of every byte, or-ed
 	for start := 0; start <= end; {
 		if !idn && end-start >= 4 && h[start]|0x20 == 'x' && hasPrefixFold(h[start:], "xn--") {
-			return normalizeName(g, h, true) // an A-label must be valid
+			return normalizeName(r, h, true) // an A-label must be valid
 		}
 		// One label: or and and of its bytes' classes.
 		i, or, and := start, uint32(0), ^uint32(0)
@@ -261,7 +261,7 @@ func (p *parser) ipLiteral(lo, hi int) string {
 			p.failQuoting(i, ErrControl, fmt.Sprintf("percent-encoded control character %%%02X in the host", escapedByte(s, i)), i, i+3)
 		}
 	}
-	if p.g == RFC1738 || p.g == RFC2396 {
+	if p.r.strictHost {
 		p.fail(lo, ErrHost, "IP literals in brackets are not part of RFC 1738 or RFC 2396 hosts")
 		return ""
 	}
@@ -334,6 +334,6 @@ func normalizeHost(h string) (host string, ipv6 bool, detail string) {
 		}
 		return "", false, "the host is neither a name nor an IPv6 address without a zone"
 	}
-	host, detail = normalizeName(Lenient, h, !asciiOnly(h))
+	host, detail = normalizeName(Lenient.rules(), h, !asciiOnly(h))
 	return host, false, detail
 }

@@ -32,7 +32,7 @@ func rank(err error) int {
 }
 
 type parser struct {
-	g Grammar
+	r *rules // what the grammar allows
 	s string
 
 	// The parts that a URL points to, gathered here so that the URL is
@@ -76,24 +76,42 @@ func parse(g Grammar, s string) (*URL, error) {
 	// The parts are gathered on the stack (in p and u) and copied to
 	// the heap once, at the end: one allocation, only for a valid URL,
 	// and no write barrier a part.
-	p := parser{g: g, s: s}
+	p := parser{r: g.rules(), s: s}
 	var u URL
 
 	i, authority := p.scheme()
 	if authority {
 		i = p.authority(&u, i)
 	}
-	end := p.path(&u, i)
+	p.pathQueryFragment(&u, i)
+	return p.finish(&u)
+}
+
+// pathQueryFragment parses what follows the authority, from offset i:
+// the path, then a query after "?" and a fragment after "#" (RFC 3986
+// §3). It returns where the path ends. Parse and ResolveReference share
+// it.
+func (p *parser) pathQueryFragment(u *URL, i int) (pathEnd int) {
+	s := p.s
+	pathEnd = p.path(u, i)
+	end := pathEnd
 	if end < len(s) && s[end] == '?' {
-		end = p.query(&u, end)
+		end = p.query(u, end)
 	}
 	if end < len(s) {
-		p.fragment(&u, end)
+		p.fragment(u, end)
 	}
+	return pathEnd
+}
+
+// finish ends a parse: the *Error of the fault that ranks first, made
+// by the one redaction gate (fault.error), or the URL, u with the parts
+// gathered in p, on the heap.
+func (p *parser) finish(u *URL) (*URL, error) {
 	if p.fault.err != nil {
-		return nil, p.fault.error("parse", s)
+		return nil, p.fault.error("parse", p.s)
 	}
-	return p.result(&u), nil
+	return p.result(u), nil
 }
 
 // result returns a copy of u on the heap, with the directories and the
@@ -217,7 +235,7 @@ loop:
 		case ']':
 			close = end
 		case '?':
-			if p.g != RFC1738 {
+			if !p.r.questionIsData {
 				break loop
 			}
 		default: // "/", "#"
@@ -255,7 +273,7 @@ func unescapeIf(s string, pct bool) string {
 func (p *parser) port(lo, hi int) uint16 {
 	s := p.s
 	if lo == hi {
-		if p.g == RFC1738 {
+		if !p.r.emptyPort {
 			p.fail(lo, ErrPort, `empty port after ":" (RFC 1738 §5: port = digits)`)
 		}
 		return 0
@@ -369,12 +387,10 @@ func (p *parser) query(u *URL, q int) int {
 	if end == q {
 		end = len(s)
 	}
-	if p.g == RFC2396 {
+	m := p.r.query // "#" ends the query before
+	if m == 0 {
 		p.fail(q, ErrPath, `"?" is not allowed: the 1997 draft's ftp URLs have no query`)
-	}
-	m := cQuery3986
-	if p.g == Lenient {
-		m = cPrint | allowUCS // "#" ends the query before
+		m = cQuery3986 // for the faults that rank first
 	}
 	p.scan(q+1, end, m, ErrPath, "query", false)
 	u.RawQuery = normalizeEscaped(s[q+1 : end])
@@ -384,12 +400,10 @@ func (p *parser) query(u *URL, q int) int {
 // fragment reads a fragment from the "#" at offset f.
 func (p *parser) fragment(u *URL, f int) {
 	s := p.s
-	if p.g == RFC2396 {
+	m := p.r.fragment
+	if m == 0 {
 		p.fail(f, ErrPath, `"#" is not allowed: the 1997 draft's ftp URLs have no fragment`)
-	}
-	m := cQuery3986
-	if p.g == Lenient {
-		m = cPrint | allowUCS
+		m = cQuery3986 // for the faults that rank first
 	}
 	p.scan(f+1, len(s), m, ErrPath, "fragment", false)
 	u.Fragment = normalizeEscaped(s[f+1:])

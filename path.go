@@ -28,7 +28,7 @@ func (p *parser) addDir(d string) {
 // last segment (2011 draft §3.1). One pass, one table look-up a byte.
 func (p *parser) path(u *URL, lo int) int {
 	s := p.s
-	m := p.segClass()
+	m := p.r.seg
 	i := lo
 	if i < len(s) && s[i] == '/' {
 		i++
@@ -36,7 +36,7 @@ func (p *parser) path(u *URL, lo int) int {
 	start := i   // of the current segment
 	pct := false // the current segment holds an escape
 	semi := -1   // the first ";" of the current segment
-	strict := p.g != Lenient
+	strict := !p.r.semicolonIsData
 loop:
 	for i < len(s) {
 		if i = skip(s, i, m); i == len(s) {
@@ -53,7 +53,7 @@ loop:
 			p.addDir(unescapeIf(s[start:i-1], pct))
 			start, pct, semi = i, false, -1
 			continue
-		case c == '#' || c == '?' && p.g != RFC1738:
+		case c == '#' || c == '?' && !p.r.questionIsData:
 			break loop
 		case c == ';':
 			// Data in Lenient; in the strict grammars only the final
@@ -83,16 +83,4 @@ loop:
 		u.Type = p.typecode(start+at, code)
 	}
 	return i
-}
-
-func (p *parser) segClass() uint32 {
-	switch p.g {
-	case RFC1738:
-		return cSeg1738
-	case RFC2396:
-		return cSeg2396
-	case RFC3986:
-		return cSeg3986
-	}
-	return cPathLenient | allowUCS
 }

@@ -171,67 +171,59 @@ type partSets struct {
 	needUser     bool // 2011 draft §3.1: user = 1*usp-char
 	semicolonSeg bool // ";" is data in a segment (Lenient)
 	ucs          bool // RFC 3987 ucschar allowed raw (Lenient)
+	ucsHost      bool // raw UCS in the host (an IRI's ihost)
 }
 
 func partSetsOf(g Grammar) partSets {
-	p := &parser{g: g}
+	r := g.rules()
 	var ps partSets
 	ps.authEnd = byteSet{}.with("/#")
 	ps.pathEnd = byteSet{}.with("#")
-	if g != RFC1738 {
+	if !r.questionIsData {
 		ps.authEnd = ps.authEnd.with("?")
 		ps.pathEnd = ps.pathEnd.with("?")
 	}
 	const notRaw = "%" // "%" is always the start of an escape
-	um := p.userClass()
-	pm := um
-	if g == RFC2396 {
-		pm |= cUser2396
-	}
-	ps.user = setOf(um).without(":" + notRaw + "/?#")
-	ps.pass = setOf(pm).without(notRaw + "/?#")
-	if g == RFC1738 {
+	ps.user = setOf(r.user).without(":" + notRaw + "/?#")
+	ps.pass = setOf(r.password).without(notRaw + "/?#")
+	if r.questionIsData {
 		// "?" does not end an RFC 1738 authority: it is user data (§5).
 		ps.user, ps.pass = ps.user.with("?"), ps.pass.with("?")
 	}
 	ps.host = setOf(cHostName)
 	ps.lit = setOf(cUser3986).with(":")
-	ps.seg = setOf(p.segClass()).without(notRaw + "/#")
-	if g != RFC1738 {
+	ps.seg = setOf(r.seg).without(notRaw + "/#")
+	if !r.questionIsData {
 		ps.seg = ps.seg.without("?")
 	}
-	if g == Lenient {
-		ps.seg = ps.seg.with(";") // data in Lenient (DESIGN.md "Grammars")
+	if r.semicolonIsData {
+		ps.seg = ps.seg.with(";")
 	} else {
 		ps.seg = ps.seg.without(";")
 	}
-	ps.semicolonSeg = g == Lenient
-	switch g {
-	case Lenient:
-		ps.query = setOf(cPrint).without(notRaw + "#")
-		ps.frag = setOf(cPrint).without(notRaw)
-		ps.hasQuery, ps.hasFrag = true, true
-	case RFC3986:
-		ps.query = setOf(cQuery3986).without(notRaw + "#")
-		ps.frag = setOf(cQuery3986).without(notRaw)
-		ps.hasQuery, ps.hasFrag = true, true
-	case RFC1738:
-		ps.frag = setOf(cQuery3986).without(notRaw)
+	ps.semicolonSeg = r.semicolonIsData
+	if r.query != 0 {
+		ps.query = setOf(r.query).without(notRaw + "#")
+		ps.hasQuery = true
+	}
+	if r.fragment != 0 {
+		ps.frag = setOf(r.fragment).without(notRaw)
 		ps.hasFrag = true
 	}
 	for t := Typecode('a'); t <= 'z'; t++ {
-		if g.allowsType(t) {
+		if r.allowsType(t) {
 			ps.types = ps.types.with(string(rune(t)) + string(rune(t-'a'+'A')))
 		}
 	}
-	ps.strictHost = g == RFC1738 || g == RFC2396
+	ps.strictHost = r.strictHost
 	if ps.strictHost {
 		ps.host = ps.host.without("_")
 	}
 	ps.ipLiteral = !ps.strictHost
-	ps.emptyPort = g != RFC1738
-	ps.needUser = g == RFC3986
-	ps.ucs = g == Lenient
+	ps.emptyPort = r.emptyPort
+	ps.needUser = r.needUser
+	ps.ucs = r.user&allowUCS != 0
+	ps.ucsHost = r.rawUnicodeHost
 	return ps
 }
 
@@ -387,7 +379,7 @@ func buildPattern(g Grammar) string {
 func hostPattern(g Grammar, ps *partSets) string {
 	if ps.strictHost {
 		name := `(?:` + reDomainLabel + `\.)*` + reTopLabel
-		if g == RFC2396 {
+		if g.rules().finalDot {
 			name += `\.?`
 		}
 		return reIPv4 + `|` + name
@@ -398,7 +390,7 @@ func hostPattern(g Grammar, ps *partSets) string {
 		alts := set.class() + "|" + escapesOf(set)
 		if idn {
 			alts += "|" + reEscapeNonASCII
-			if ps.ucs {
+			if ps.ucsHost {
 				alts += "|" + reUCSHost()
 			}
 		}

@@ -36,7 +36,7 @@ import (
 // points into it; a base built by hand that String cannot make valid
 // gives the *Error of the resolved URL.
 func (u *URL) ResolveReference(ref string) (*URL, error) {
-	p := parser{g: Lenient, s: ref}
+	p := parser{r: Lenient.rules(), s: ref}
 	var (
 		ref0 URL // the reference's parts, decoded, but Dirs and User (in p)
 		i    int // where the hierarchical part starts
@@ -64,19 +64,13 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 	case u == nil || u.Host == "":
 		p.fail(-1, ErrHost, "the base URL has no host")
 	}
-	end := p.path(&ref0, i)
+	end := p.pathQueryFragment(&ref0, i)
 	hasPath, absPath := end > i, end > i && ref[i] == '/'
 	hasQuery := end < len(ref) && ref[end] == '?'
-	if hasQuery {
-		end = p.query(&ref0, end)
+	r, err := p.finish(&ref0)
+	if err != nil {
+		return nil, err
 	}
-	if end < len(ref) {
-		p.fragment(&ref0, end)
-	}
-	if p.fault.err != nil {
-		return nil, p.fault.error("parse", ref)
-	}
-	r := p.result(&ref0)
 
 	// RFC 3986 §5.2.2, on decoded segments: a segment is "." or ".."
 	// once decoded exactly when it is so in the normalized string.

@@ -1,6 +1,9 @@
 package ftpurl
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A Typecode is the letter of a URL's final ";type=" (RFC 1738 §3.2.2,
 // 2011 draft §3.2.3.1), always lower case in a parsed URL.
@@ -86,18 +89,6 @@ func (t Typecode) lower() (Typecode, bool) {
 // typeParam is the key of the typecode part, matched case-insensitively.
 const typeParam = ";type="
 
-// allowsType reports whether grammar g accepts the lower-case letter t:
-// RFC 1738 §5 "ftptype" is A, I or D; Regexp::Common's default type for
-// the 1997 draft is [AIai]; the 2011 draft §3.1 "typecode" is any ALPHA.
-func (g Grammar) allowsType(t Typecode) bool {
-	switch g {
-	case RFC1738:
-		return t == 'a' || t == 'i' || t == 'd'
-	case RFC2396:
-		return t == 'a' || t == 'i'
-	}
-	return 'a' <= t && t <= 'z'
-}
 
 // splitTypecode splits the raw last path segment into the name and the
 // text after a final ";type=" (any case). It returns at = -1 when the
@@ -118,10 +109,10 @@ func splitTypecode(seg string) (name, code string, at int) {
 func (p *parser) typecode(semi int, code string) Typecode {
 	if len(code) == 1 {
 		if t, ok := Typecode(code[0]).lower(); ok {
-			if p.g.allowsType(t) {
+			if p.r.allowsType(t) {
 				return t
 			}
-			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.g.typeLetters()), semi, semi+len(typeParam)+1)
+			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.r.typeRule), semi, semi+len(typeParam)+1)
 			return 0
 		}
 	}
@@ -133,13 +124,10 @@ func (p *parser) typecode(semi int, code string) Typecode {
 	return 0
 }
 
-// typeLetters names the typecodes grammar g allows, for messages.
-func (g Grammar) typeLetters() string {
-	switch g {
-	case RFC1738:
-		return "RFC 1738 §5 allows a, i and d"
-	case RFC2396:
-		return "the 1997 draft §2.3 allows a and i"
-	}
-	return "the 2011 draft §3.1 allows a letter"
+// allowsType reports whether the grammar accepts the lower-case letter
+// t as a typecode: RFC 1738 §5 "ftptype" is A, I or D; Regexp::Common's
+// default type for the 1997 draft is [AIai]; the 2011 draft §3.1
+// "typecode" is any ALPHA.
+func (r *rules) allowsType(t Typecode) bool {
+	return t != 0 && strings.IndexByte(r.types, byte(t)) >= 0
 }

@@ -46,37 +46,20 @@ func (ui *Userinfo) Password() (string, bool) {
 func (p *parser) userinfo(lo, hi int) {
 	ui := &p.user
 	s := p.s
-	m := p.userClass()
 	colon := strings.IndexByte(s[lo:hi], ':')
 	userEnd := hi
 	if colon >= 0 {
 		userEnd = lo + colon
 	}
-	if p.g == RFC3986 && userEnd == lo {
+	if p.r.needUser && userEnd == lo {
 		// 2011 draft §3.1: user = 1*usp-char
 		p.fail(lo, ErrUserinfo, "empty user name (2011 draft §3.1: user = 1*usp-char)")
 	}
-	ui.username = unescapeIf(s[lo:userEnd], p.scan(lo, userEnd, m, ErrUserinfo, "user name", true))
+	ui.username = unescapeIf(s[lo:userEnd], p.scan(lo, userEnd, p.r.user, ErrUserinfo, "user name", true))
 	if colon >= 0 {
-		pm := m
-		if p.g == RFC2396 {
-			pm |= cUser2396 // several ":" may follow the first
-		}
-		ui.password = unescapeIf(s[userEnd+1:hi], p.scan(userEnd+1, hi, pm, ErrUserinfo, "password", true))
+		ui.password = unescapeIf(s[userEnd+1:hi], p.scan(userEnd+1, hi, p.r.password, ErrUserinfo, "password", true))
 		ui.passwordSet = true
 	}
-}
-
-func (p *parser) userClass() uint32 {
-	switch p.g {
-	case RFC1738:
-		return cUser1738
-	case RFC2396:
-		return cUser2396 // ":" is in the class, but the first one splits
-	case RFC3986:
-		return cUser3986
-	}
-	return cPrint | allowUCS
 }
 
 // The anonymous convention (RFC 1635; 2011 draft §3.2.2; 1997 draft
