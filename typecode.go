@@ -89,7 +89,6 @@ func (t Typecode) lower() (Typecode, bool) {
 // typeParam is the key of the typecode part, matched case-insensitively.
 const typeParam = ";type="
 
-
 // splitTypecode splits the raw last path segment into the name and the
 // text after a final ";type=" (any case). It returns at = -1 when the
 // segment has no ";type=". Only the last ";type=" counts (2011 draft
