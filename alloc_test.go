@@ -78,6 +78,59 @@ func TestParseAllocatesOnceOnCorpora(t *testing.T) {
 	}
 }
 
+// ParseInto's contract: no allocation at all for a URL whose segments
+// and userinfo hold no escape and whose host needs no IDNA (an upper-case
+// host is the host already in *u), once u.Dirs has room: on every such
+// URL of both corpora, with the URL value reused as a crawler would.
+func TestParseIntoAllocatesNothingOnCorpora(t *testing.T) {
+	for _, c := range benchCorpora {
+		urls := readCorpus(t, c.file)
+		covered := 0
+		var u URL
+		for i, s := range urls {
+			host := rawHostOf(s)
+			if strings.ContainsAny(s, "%[") || hasNonASCII(s) || hasXNLabel(host) {
+				continue
+			}
+			covered++
+			if n := testing.AllocsPerRun(allocRuns, func() { sinkErr = Lenient.ParseInto(&u, s) }); n != 0 || sinkErr != nil {
+				t.Errorf("%s:%d: ParseInto(%q): %v allocations, error %v; want none", c.file, i+1, s, n, sinkErr)
+			}
+		}
+		if covered < len(urls)/3 {
+			t.Errorf("%s: only %d of %d URLs covered", c.file, covered, len(urls))
+		}
+	}
+}
+
+// What ParseInto may allocate: the first array for u.Dirs and the first
+// Userinfo, a decoded escape, a lowered host new to *u; never more.
+func TestParseIntoAllocatesOnlyWhatItMust(t *testing.T) {
+	for _, tt := range []struct {
+		why   string
+		url   string
+		fresh bool // a new URL value each run
+		max   float64
+	}{
+		{"the first directories and userinfo of a fresh URL", "ftp://u:p@h.example/a/b/f", true, 2},
+		{"a fresh URL without directories or userinfo", "ftp://h.example/f", true, 0},
+		{"an escaped segment is decoded", "ftp://h.example/a/My%20Documents/f", false, 1},
+		{"an escaped password is decoded", "ftp://u:p%40ss@h.example/f", false, 1},
+		{"more directories than u.Dirs holds grow it once", "ftp://h.example/" + strings.Repeat("d/", 40) + "f", false, 0},
+	} {
+		var u URL
+		n := testing.AllocsPerRun(allocRuns, func() {
+			if tt.fresh {
+				u = URL{}
+			}
+			sinkErr = Lenient.ParseInto(&u, tt.url)
+		})
+		if sinkErr != nil || n > tt.max {
+			t.Errorf("%s: ParseInto(%q): %v allocations, error %v; want at most %v", tt.why, tt.url, n, sinkErr, tt.max)
+		}
+	}
+}
+
 // TestParseAllocationsBeyondBudget holds what each thing outside the
 // budget costs: one more allocation, never more.
 func TestParseAllocationsBeyondBudget(t *testing.T) {

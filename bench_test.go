@@ -268,6 +268,8 @@ func perURL(b *testing.B, n, bytes int, f func()) {
 // op=Alloc (the one allocation of Parse, alone), op=String (String of
 // the parsed URLs) and op=PlanCommands
 // (Plan().Commands(), skipped while Plan returns nil).
+var sinkErr error
+
 func BenchmarkCorpus(b *testing.B) {
 	for _, c := range benchCorpora {
 		urls := readCorpus(b, c.file)
@@ -282,6 +284,14 @@ func BenchmarkCorpus(b *testing.B) {
 			perURL(b, len(urls), bytes, func() {
 				for _, s := range urls {
 					sinkURL, _ = Parse(s)
+				}
+			})
+		})
+		b.Run(prefix+"ParseInto", func(b *testing.B) {
+			var u URL
+			perURL(b, len(urls), bytes, func() {
+				for _, s := range urls {
+					sinkErr = Lenient.ParseInto(&u, s)
 				}
 			})
 		})

@@ -353,3 +353,25 @@ func ExampleTypecode_MarshalText() {
 	// {"Type":"i","None":""}
 	// true <nil>
 }
+
+// ParseInto reuses one URL value for a stream of URLs, as a crawler or
+// a log reader would: no allocation for a URL without escapes whose
+// host needs no IDNA.
+func ExampleGrammar_ParseInto() {
+	var u ftpurl.URL
+	for _, raw := range []string{
+		"ftp://ftp.freebsd.org/pub/FreeBSD/README.TXT",
+		"ftp://ftp.example.com:2121/a/b/c/",
+		"ftp://bad host/",
+	} {
+		if err := ftpurl.Lenient.ParseInto(&u, raw); err != nil {
+			fmt.Println(err, u.String() == "")
+			continue
+		}
+		fmt.Printf("%s %q %q\n", u.Address(), u.Dirs, u.Name)
+	}
+	// Output:
+	// ftp.freebsd.org:21 ["pub" "FreeBSD"] "README.TXT"
+	// ftp.example.com:2121 ["a" "b" "c"] ""
+	// ftpurl: parse "ftp://bad host/": invalid host at offset 9: character ' ' not allowed in the host true
+}

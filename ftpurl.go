@@ -256,3 +256,34 @@ func (g Grammar) Parse(rawURL string) (*URL, error) {
 	}
 	return parse(g, rawURL)
 }
+
+// ParseInto is [Grammar.Parse] without allocating, for programs that
+// parse millions of URLs (crawls, logs, mirror lists): it writes the URL
+// into *u, reusing the array of u.Dirs and the Userinfo that u.User
+// points to, so the caller must not keep u.Dirs or u.User from an
+// earlier call. It allocates nothing for a URL whose segments and
+// userinfo hold no escape, whose query and fragment are already in
+// normal form, and whose host needs no IDNA and is in lower case or is
+// the host already in *u in another case: the parts are then substrings
+// of rawURL. It allocates only the first time u.Dirs or u.User is
+// needed. u.Dirs may be empty rather than nil for a URL without
+// directories; the two mean the same.
+//
+// On error *u holds no part of the old or the new URL (its String is
+// ""), and the error is the one that Parse returns. A nil u, like a
+// Grammar that is not one of the four, is a programming error: its
+// *Error wraps no sentinel.
+func (g Grammar) ParseInto(u *URL, rawURL string) error {
+	if u == nil || !g.valid() {
+		detail := "ParseInto into a nil *URL"
+		if !g.valid() {
+			detail = fmt.Sprintf("%v is not a Grammar (Lenient, RFC1738, RFC2396 or RFC3986)", g)
+		}
+		if u != nil {
+			*u = URL{}
+		}
+		f := fault{err: errUsage, off: -1, detail: detail}
+		return f.error("parse", rawURL)
+	}
+	return parseInto(g, u, rawURL)
+}

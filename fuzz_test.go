@@ -19,6 +19,9 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // FuzzParse checks, for every grammar, the invariants that DESIGN.md
@@ -55,6 +58,41 @@ func FuzzParse(f *testing.F) {
 			}
 			if diff := diffParts(u, l); diff != "" {
 				t.Fatalf("%q: Lenient parts differ from %v's (-%v +lenient):\n%s", s, g, g, diff)
+			}
+		}
+	})
+}
+
+// ParseInto is Parse without allocating (Grammar.ParseInto's doc): on
+// every input, in every grammar, into a URL value that holds the parts
+// of earlier URLs (a Userinfo, directories), it gives Parse's parts or
+// Parse's error, and after an error the value holds no URL.
+func FuzzParseInto(f *testing.F) {
+	for _, s := range fuzzParseSeeds {
+		f.Add(s)
+	}
+	for _, ex := range seedExamples {
+		f.Add(ex.in)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u := URL{User: UserPassword("old", "secret"), Host: "old.example", Dirs: []string{"a", "b", "c"}, Name: "n", Type: 'i'}
+		for _, g := range allGrammars {
+			want, wantErr := g.Parse(s)
+			err := g.ParseInto(&u, s)
+			switch {
+			case (err == nil) != (wantErr == nil):
+				t.Fatalf("%v %q: ParseInto error %v, Parse error %v", g, s, err, wantErr)
+			case err != nil:
+				if err.Error() != wantErr.Error() {
+					t.Fatalf("%v %q: ParseInto error %q, Parse error %q", g, s, err, wantErr)
+				}
+				if u.String() != "" || u.User != nil || len(u.Dirs) != 0 || u.Host != "" {
+					t.Fatalf("%v %q: after an error the URL holds %+v", g, s, u)
+				}
+			default:
+				if diff := cmp.Diff(partsOf(want), partsOf(&u), cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("%v %q: ParseInto parts (-Parse +ParseInto):\n%s", g, s, diff)
+				}
 			}
 		}
 	})

@@ -24,7 +24,7 @@ func (p *parser) host(lo, hi int) string {
 	// Most hosts are ASCII names: the fast path. Any fault or other
 	// byte takes the path below, which says what is wrong and where.
 	if p.plainHost {
-		if name, detail := normalizeName(p.r, s[lo:hi], false); detail == "" {
+		if name, detail := normalizeName(p.r, s[lo:hi], false, p.prevHost); detail == "" {
 			return name
 		}
 	}
@@ -58,7 +58,7 @@ func (p *parser) host(lo, hi int) string {
 	if pct {
 		h = unescape(h)
 	}
-	name, detail := normalizeName(p.r, h, nonASCII || pct && !asciiOnly(h))
+	name, detail := normalizeName(p.r, h, nonASCII || pct && !asciiOnly(h), "")
 	if detail != "" {
 		p.failQuoting(lo, ErrHost, detail, lo, hi)
 	}
@@ -77,7 +77,7 @@ func (p *parser) host(lo, hi int) string {
 // RFC 1738 §5 and RFC 2396 §3.2.2 hostname also want no label to begin
 // or end with "-", no "_", a top label that starts with a letter, and
 // (RFC 1738 only) no final dot.
-func normalizeName(r *rules, h string, idn bool) (string, string) {
+func normalizeName(r *rules, h string, idn bool, prev string) (string, string) {
 	if idn {
 		if !utf8.ValidString(h) {
 			return "", "host is not valid UTF-8 once percent-decoded"
@@ -99,7 +99,7 @@ func normalizeName(r *rules, h string, idn bool) (string, string) {
 	var any uint32 // the classes of every byte, or-ed
 	for start := 0; start <= end; {
 		if !idn && end-start >= 4 && h[start]|0x20 == 'x' && hasPrefixFold(h[start:], "xn--") {
-			return normalizeName(r, h, true) // an A-label must be valid
+			return normalizeName(r, h, true, "") // an A-label must be valid
 		}
 		// One label: or and and of its bytes' classes.
 		i, or, and := start, uint32(0), ^uint32(0)
@@ -140,6 +140,9 @@ func normalizeName(r *rules, h string, idn bool) (string, string) {
 		start = i + 1
 	}
 	if any&cUpper != 0 {
+		if len(prev) == len(h) && equalFoldASCII(prev, h) && strings.ToLower(prev) == prev {
+			return prev, "" // ParseInto: the host in *u already; ToLower allocates nothing here
+		}
 		h = strings.ToLower(h)
 	}
 	return h, ""
@@ -334,6 +337,6 @@ func normalizeHost(h string) (host string, ipv6 bool, detail string) {
 		}
 		return "", false, "the host is neither a name nor an IPv6 address without a zone"
 	}
-	host, detail = normalizeName(Lenient.rules(), h, !asciiOnly(h))
+	host, detail = normalizeName(Lenient.rules(), h, !asciiOnly(h), "")
 	return host, false, detail
 }

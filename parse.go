@@ -42,7 +42,8 @@ type parser struct {
 	dirs      [4]string
 	ndirs     int
 	plainHost bool     // the host bytes are all in cHostName (see authority)
-	moreDirs  []string // all the directories, once there are more than 4
+	moreDirs  []string // all the directories, once there are more than 4 (ParseInto: from the start)
+	prevHost  string   // ParseInto: the host already in *u, reused when it is this one
 	next      int      // where path reads the next segment, for addDir
 
 	// The fault that ranks first so far; fault.err is nil while there
@@ -112,6 +113,47 @@ func (p *parser) finish(u *URL) (*URL, error) {
 		return nil, p.fault.error("parse", p.s)
 	}
 	return p.result(u), nil
+}
+
+// parseInto is ParseInto for a valid grammar g: the parse of parse,
+// with the result written into *dst, whose Dirs array and Userinfo it
+// reuses.
+func parseInto(g Grammar, dst *URL, s string) error {
+	p := parser{r: g.rules(), s: s, prevHost: dst.Host}
+	if dst.Dirs != nil {
+		p.moreDirs = dst.Dirs[:0]
+	}
+	var u URL
+	i, authority := p.scheme()
+	if authority {
+		i = p.authority(&u, i)
+	}
+	p.pathQueryFragment(&u, i)
+	if p.fault.err != nil {
+		dirs := p.moreDirs
+		if dirs == nil {
+			dirs = dst.Dirs
+		}
+		clear(dirs[:cap(dirs)])
+		*dst = URL{Dirs: dirs[:0]}
+		return p.fault.error("parse", s)
+	}
+	switch {
+	case p.moreDirs != nil:
+		u.Dirs = p.moreDirs
+	case p.ndirs > 0:
+		// The first URL with directories: an array for the next ones.
+		u.Dirs = append(make([]string, 0, max(p.ndirs, 8)), p.dirs[:p.ndirs]...)
+	}
+	if p.hasUser {
+		u.User = dst.User
+		if u.User == nil {
+			u.User = new(Userinfo)
+		}
+		*u.User = p.user
+	}
+	*dst = u
+	return nil
 }
 
 // result returns a copy of u on the heap, with the directories and the
