@@ -120,19 +120,21 @@ func (p *parser) finish(u *URL) (*URL, error) {
 // reuses.
 func parseInto(g Grammar, dst *URL, s string) error {
 	p := parser{r: g.rules(), s: s, prevHost: dst.Host}
-	if dst.Dirs != nil {
-		p.moreDirs = dst.Dirs[:0]
+	dirs, ui := dst.Dirs, dst.User
+	if dirs != nil {
+		p.moreDirs = dirs[:0]
 	}
-	var u URL
+	// The parts are written into *dst field by field: a copy of a
+	// whole URL would cost more than the parse of its path.
+	dst.User, dst.Host, dst.Port, dst.Dirs, dst.Name, dst.Type, dst.RawQuery, dst.Fragment = nil, "", 0, nil, "", 0, "", ""
 	i, authority := p.scheme()
 	if authority {
-		i = p.authority(&u, i)
+		i = p.authority(dst, i)
 	}
-	p.pathQueryFragment(&u, i)
+	p.pathQueryFragment(dst, i)
 	if p.fault.err != nil {
-		dirs := p.moreDirs
-		if dirs == nil {
-			dirs = dst.Dirs
+		if p.moreDirs != nil {
+			dirs = p.moreDirs
 		}
 		clear(dirs[:cap(dirs)])
 		*dst = URL{Dirs: dirs[:0]}
@@ -140,19 +142,18 @@ func parseInto(g Grammar, dst *URL, s string) error {
 	}
 	switch {
 	case p.moreDirs != nil:
-		u.Dirs = p.moreDirs
+		dst.Dirs = p.moreDirs
 	case p.ndirs > 0:
 		// The first URL with directories: an array for the next ones.
-		u.Dirs = append(make([]string, 0, max(p.ndirs, 8)), p.dirs[:p.ndirs]...)
+		dst.Dirs = append(make([]string, 0, max(p.ndirs, 8)), p.dirs[:p.ndirs]...)
 	}
 	if p.hasUser {
-		u.User = dst.User
-		if u.User == nil {
-			u.User = new(Userinfo)
+		if ui == nil {
+			ui = new(Userinfo)
 		}
-		*u.User = p.user
+		*ui = p.user
+		dst.User = ui
 	}
-	*dst = u
 	return nil
 }
 
