@@ -1137,3 +1137,23 @@ func checkResolveOfParsed(t *testing.T, u *URL) {
 		t.Fatalf("ResolveReference(%q) = %v, %v; want the same URL", u, got, err)
 	}
 }
+
+// FuzzIDNAFastPathMatchesRoundTrip checks that toASCII, which skips the
+// way back through ToUnicode where it cannot change the answer, accepts
+// and refuses the same hosts as toASCIIFull, the full round trip of
+// UTS #46 §4 and RFC 5891 §5.4, and gives the same A-labels.
+func FuzzIDNAFastPathMatchesRoundTrip(f *testing.F) {
+	for _, h := range idnSeeds {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		if !utf8.ValidString(h) {
+			return // normalizeName refuses it before toASCII
+		}
+		got, err := toASCII(h)
+		want, wantErr := toASCIIFull(h)
+		if got != want || (err == nil) != (wantErr == nil) {
+			t.Fatalf("toASCII(%+q) = %q, %v; the full round trip gives %q, %v", h, got, err, want, wantErr)
+		}
+	})
+}

@@ -161,8 +161,10 @@ func isDottedQuad(s string) bool {
 }
 
 // toASCII converts a Unicode or ACE host name to A-labels with
-// hostProfile, then checks the way back: ToUnicode must succeed and
-// converting its result again must give the same labels.
+// hostProfile and checks that the name is valid both ways (UTS #46 §4,
+// RFC 5891 §5.4): no label may come out empty, and where the way back
+// can change the answer, ToUnicode must succeed and converting its
+// result again must give the same labels.
 func toASCII(h string) (string, error) {
 	a, err := lookupToASCII(h)
 	if err != nil {
@@ -173,6 +175,9 @@ func toASCII(h string) (string, error) {
 			return "", fmt.Errorf("IDNA: label %q has nothing after the ACE prefix (UTS #46 §4: no label may be empty)", label)
 		}
 		return "", fmt.Errorf("IDNA: label %q maps to nothing (UTS #46 §4: no label may be empty)", label)
+	}
+	if !needsRoundTrip(h, a) {
+		return a, nil
 	}
 	u, err := hostProfile.ToUnicode(a)
 	if err != nil {
@@ -187,6 +192,51 @@ func toASCII(h string) (string, error) {
 		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
 	}
 	return a, nil
+}
+
+// needsRoundTrip reports whether the way back through ToUnicode (UTS #46
+// §4.2, RFC 5891 §5.4) can refuse a name h that ToASCII turned into a.
+// It cannot when no label of h is an A-label after the UTS #46 mapping:
+// every label of a that begins "xn--" is then the Punycode of a mapped
+// label that ToASCII validated already (UTS #46 §4.1), and ToUnicode
+// decodes it to the same code points, checks them with the same rules,
+// and the third conversion gives a again. Three things break that:
+//
+//   - a label that maps to one beginning with the ACE prefix "xn--"
+//     (RFC 5890 §2.3.2.1): ToASCII decodes it, so it is an A-label
+//     whose round trip must be checked. Such a label holds two runes
+//     that map to "-": "-", U+FE63 or U+FF0D (fullwidth "ｘｎ－－" and
+//     "x\u00adn--" are A-labels too), so a label with fewer is none;
+//   - U+2135..U+2138 (ALEF SYMBOL..DALET SYMBOL): left-to-right runes
+//     that map to Hebrew letters, so ToASCII, which decides whether the
+//     Bidi Rule (RFC 5893 §2) applies from the runes before mapping,
+//     skips a check that ToUnicode makes;
+//   - a long name: x/net/idna's Punycode decoder (RFC 3492 §6.2)
+//     refuses a label of more than 1024 code points, which its encoder
+//     makes. An A-label "xn--" + Punycode is at least 4 bytes longer
+//     than the code points it holds, so a name of at most 1024 bytes
+//     decodes.
+//
+// The runes above are all the runes of the linked UTS #46 tables with
+// those mappings; a test enumerates every rune to keep it so.
+func needsRoundTrip(h, a string) bool {
+	if len(a) > 1024 {
+		return true
+	}
+	hyphens := 0
+	for _, r := range h {
+		switch {
+		case r == '.' || r == '\u3002' || r == '\uff0e' || r == '\uff61':
+			hyphens = 0 // the label separators of UTS #46 §2.3
+		case r == '-' || r == '\ufe63' || r == '\uff0d':
+			if hyphens++; hyphens == 2 {
+				return true
+			}
+		case '\u2135' <= r && r <= '\u2138':
+			return true
+		}
+	}
+	return false
 }
 
 // idnaDots are the label separators of UTS #46 §2.3: the full stop and

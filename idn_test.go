@@ -1,0 +1,211 @@
+package ftpurl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/bidi"
+)
+
+// toASCIIFull is toASCII without its fast path: every name takes the
+// full round trip of UTS #46 §4 and RFC 5891 §5.4, ToASCII, then
+// ToUnicode, then ToASCII again where the way back did not give the
+// name itself. Tests hold toASCII to it.
+func toASCIIFull(h string) (string, error) {
+	a, err := lookupToASCII(h)
+	if err != nil {
+		return "", idnaError(err)
+	}
+	if label, ok := emptiedLabel(h, a); ok {
+		if hasPrefixFold(label, "xn--") {
+			return "", fmt.Errorf("IDNA: label %q has nothing after the ACE prefix (UTS #46 §4: no label may be empty)", label)
+		}
+		return "", fmt.Errorf("IDNA: label %q maps to nothing (UTS #46 §4: no label may be empty)", label)
+	}
+	u, err := hostProfile.ToUnicode(a)
+	if err != nil {
+		return "", idnaError(err)
+	}
+	if u == h {
+		return a, nil
+	}
+	if b, err := hostProfile.ToASCII(u); err != nil || b != a {
+		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
+	}
+	return a, nil
+}
+
+// idnSeeds are hosts for FuzzIDNAFastPathMatchesRoundTrip and
+// TestToASCIIFastPath: U-labels and A-labels, mapped and ignored runes,
+// the UTS #46 dots, joiners (RFC 5892 Appendix A) and the Bidi Rule
+// (RFC 5893 §2).
+var idnSeeds = []string{
+	"bücher.example",
+	"xn--bcher-kva.example",
+	"XN--BCHER-KVA.example",
+	"Xn--Bcher-Kva.Example",
+	"h.xn--",
+	"xn--",
+	"xn--.example",
+	"ĉat.example.com",
+	"xn--bcher-kva.ĉat.example",
+	"bücher.xn--at-0la.example",
+	"BÜCHER.EXAMPLE",
+	"ΠΑΡΆΔΕΙΓΜΑ.δοκιμή",
+	"例え。テスト",
+	"bücher．example｡com",
+	"bücher\u3002xn--bcher-kva",
+	"ｘｎ－－bcher-kva.example",
+	"x\u00adn--bcher-kva.example",
+	"ⓧⓝ--bcher-kva.example",
+	"a\u00adb.example",
+	"\u00ad.example",
+	"h.\u00ad",
+	"a\u200db.example",
+	"a\u200cb.example",
+	"क\u094d\u200dष.example",
+	"\u05d0\u05d1123.example",
+	"\u05d0.1a",
+	"123\u05d0.example",
+	"a\u2135.example",
+	"\u2135\u05d0.example",
+	"xn--4db.1a",
+	"xn--zz",
+	"xn--zz.example",
+	"xn--a.example",
+	"xn--abc-.example",
+	"xn--xn---tda",
+	"xn--tdaa",
+	"xn--bcher-kvaa",
+	"xn--BCHER-KVA",
+	"xn--bcher-kva-.example",
+	"e\u0301.example",
+	"faß.de",
+	"xn--fa-hia.de",
+	"r3---sn-ü.example",
+	"a-ü-b.example",
+	strings.Repeat("ü", 1024),
+	strings.Repeat("ü", 1025),
+	strings.Repeat("ü.", 300),
+}
+
+// TestToASCIIFastPath holds toASCII to the full round trip of UTS #46
+// §4 (Processing) and RFC 5891 §5.4 (an A-label must decode and encode
+// back to itself) on hosts that either side of the fast path, and
+// checks the answers themselves for a few.
+func TestToASCIIFastPath(t *testing.T) {
+	for _, tt := range []struct {
+		host, want string // want "" for a refused host
+	}{
+		// A U-label: ToASCII alone decides (UTS #46 §4.1 steps 1-4).
+		{"bücher.example", "xn--bcher-kva.example"},
+		{"BÜCHER.Example", "xn--bcher-kva.example"},
+		{"bücher．example｡com", "xn--bcher-kva.example.com"},
+		{"例え。テスト", "xn--r8jz45g.xn--zckzah"},
+		{"faß.de", "xn--fa-hia.de"}, // non-transitional (UTS #46 §4)
+		// An A-label, in any ASCII case, takes the way back (RFC 5891
+		// §5.4, UTS #46 §4 step 4.1).
+		{"xn--bcher-kva.example", "xn--bcher-kva.example"},
+		{"XN--BCHER-KVA.example", "xn--bcher-kva.example"},
+		{"xn--bcher-kva.ĉat.example", "xn--bcher-kva.xn--at-0la.example"},
+		{"xn--zz", ""},       // invalid Punycode (RFC 3492 §6.2)
+		{"xn--abc-", ""},     // an A-label of ASCII only
+		{"h.xn--", ""},       // UTS #46 §4: no label may be empty
+		{"xn--xn---tda", ""}, // decodes to a label that is not valid
+		// Runes that map to an A-label make one too (UTS #46 §4.1).
+		{"ｘｎ－－bcher-kva.example", "xn--bcher-kva.example"},
+		{"x\u00adn--bcher-kva.example", "xn--bcher-kva.example"},
+		// Ignored runes (UTS #46 §5, U+00AD) may not empty a label.
+		{"a\u00adb.example", "ab.example"},
+		{"\u00ad.example", ""},
+		// Joiners (RFC 5892 Appendix A.2) and the Bidi Rule (RFC 5893 §2).
+		{"a\u200db.example", ""},
+		{"\u05d0\u05d1123.example", "xn--123-ppef.example"},
+		{"\u05d0.1a", ""},
+		// U+2135 maps to Hebrew alef: the Bidi Rule applies on the way
+		// back, which refuses a left-to-right label holding it.
+		{"a\u2135.example", ""},
+		// x/net/idna decodes no label of more than 1024 code points.
+		{strings.Repeat("ü", 1024), "xn--tda" + strings.Repeat("a", 1023)},
+		{strings.Repeat("ü", 1025), ""},
+	} {
+		got, err := toASCII(tt.host)
+		if (err == nil) != (tt.want != "") || err == nil && got != tt.want {
+			t.Errorf("toASCII(%+q) = %.80q, %v; want %.80q", tt.host, got, err, tt.want)
+		}
+	}
+	for _, h := range idnSeeds {
+		checkToASCIIFastPath(t, h)
+	}
+}
+
+// checkToASCIIFastPath fails t when toASCII and toASCIIFull disagree on
+// h: accepting, refusing, or the A-labels.
+func checkToASCIIFastPath(t *testing.T, h string) {
+	t.Helper()
+	got, err := toASCII(h)
+	want, wantErr := toASCIIFull(h)
+	if got != want || (err == nil) != (wantErr == nil) {
+		t.Errorf("toASCII(%+.80q) = %.80q, %v; the full round trip gives %.80q, %v", h, got, err, want, wantErr)
+	}
+}
+
+// TestToASCIIFastPathRunes checks the premises of needsRoundTrip
+// against every rune of the linked UTS #46 tables: the runes that map
+// to something holding "-" are "-", U+FE63 and U+FF0D, each to "-"
+// alone; the runes that are not right-to-left (RFC 5893 §1.4: bidi
+// classes R, AL and AN) but map to such a rune are U+2135..U+2138. It
+// also holds toASCII to the full round trip on every rune alone and
+// after an ASCII letter, where the Bidi Rule and the joiner rules tell.
+func TestToASCIIFastPathRunes(t *testing.T) {
+	rtl := func(r rune) bool {
+		p, _ := bidi.LookupRune(r)
+		c := p.Class()
+		return c == bidi.R || c == bidi.AL || c == bidi.AN
+	}
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		s := string(r)
+		m, _ := hostProfile.ToUnicode(s) // the mapping, even of a refused rune
+		if m != s && strings.Contains(m, "-") {
+			if m != "-" || r != '\ufe63' && r != '\uff0d' {
+				t.Errorf("%U maps to %+q; needsRoundTrip counts it as no hyphen", r, m)
+			}
+		}
+		if m != s && !rtl(r) && strings.ContainsFunc(m, rtl) && !('\u2135' <= r && r <= '\u2138') {
+			t.Errorf("%U maps to right-to-left %+q; needsRoundTrip does not look for it", r, m)
+		}
+		if testing.Short() {
+			continue
+		}
+		checkToASCIIFastPath(t, s)
+		checkToASCIIFastPath(t, "a"+s+".example")
+	}
+}
+
+// BenchmarkToASCII compares toASCII, which skips the way back where it
+// cannot change the answer, with the full round trip.
+func BenchmarkToASCII(b *testing.B) {
+	for _, bb := range []struct{ name, host string }{
+		{"ulabel", "bücher.example"},
+		{"alabel", "xn--bcher-kva.example"},
+	} {
+		for _, f := range []struct {
+			name string
+			fn   func(string) (string, error)
+		}{{"fast", toASCII}, {"full", toASCIIFull}} {
+			b.Run(bb.name+"/"+f.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := f.fn(bb.host); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
