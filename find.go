@@ -214,24 +214,25 @@ func (f *finder) match(s int) (Match, bool) {
 	if e == lim && lim < len(text) && f.t.authEnd[text[lim]] {
 		end, ctl = f.tail(lim)
 	}
+	// One parse. The authority comes first, so that a candidate that
+	// fails there (or whose path the shared scan found an escaped
+	// control character in) costs only its authority, not the path it
+	// may share with nested candidates.
+	var c candidate
+	authOK := c.authority(g, text[s:end])
 	if end > lim {
-		// Check the authority alone first, and the path's escapes from
-		// the shared scan, so that a candidate that fails costs only its
-		// authority, not the path it may share with nested candidates.
-		if _, err := g.Parse(text[s:lim]); err != nil {
-			// Only trimming the whole tail away could save it.
-			if !g.rules().trimProse || !allTrailing(text[lim:end]) {
-				return Match{}, false
-			}
-		} else if ctl >= lim {
+		switch {
+		case !authOK && (!g.rules().trimProse || !allTrailing(text[lim:end])):
+			return Match{}, false // only trimming the whole tail could save it
+		case authOK && ctl >= lim:
 			return Match{}, false
 		}
 	}
 	if g.rules().trimProse {
 		end = trimTrailing(text, s, end)
 	}
-	u, err := g.Parse(text[s:end])
-	if err != nil {
+	u := c.rest(g, text[s:end], authOK)
+	if u == nil {
 		return Match{}, false
 	}
 	return Match{Start: s, End: end, URL: u}, true

@@ -430,3 +430,18 @@ func TestFindAllEndsThePathAtTheTypecode(t *testing.T) {
 		{"data semicolons, then a segment", "ftp://h/a;type=ab/c;d x", []string{"ftp://h/a;type=ab/c;d"}},
 	})
 }
+
+// FindAll parses each candidate once: a text with one URL in it costs
+// the URL's one allocation (Parse's) and the result slice's, where an
+// extra parse of the authority alone would allocate a URL more.
+func TestFindAllParsesEachCandidateOnce(t *testing.T) {
+	for _, text := range []string{
+		"see ftp://ftp.example.org/pub/file.txt for it",
+		"see (ftp://ftp.example.org/pub/file.txt).",
+		"ftp://h:0/x and ftp://ftp.example.org/pub/",
+	} {
+		if n := testing.AllocsPerRun(100, func() { Lenient.FindAll(text, -1) }); n != 2 {
+			t.Errorf("FindAll(%q): %v allocations, want 2 (the URL and the slice)", text, n)
+		}
+	}
+}

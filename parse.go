@@ -115,6 +115,44 @@ func (p *parser) finish(u *URL) (*URL, error) {
 	return p.result(u), nil
 }
 
+// A candidate is FindAll's parse of one candidate URL, in two steps, so
+// that it can stop after a faulty authority and trim the tail before it
+// reads the path; it builds no *Error, since FindAll only skips.
+type candidate struct {
+	p   parser
+	u   URL
+	end int // where the authority ended in the text given to authority
+}
+
+// authority parses the scheme and the authority of s and reports
+// whether they hold no fault.
+func (c *candidate) authority(g Grammar, s string) bool {
+	c.p = parser{r: g.rules(), s: s}
+	i, auth := c.p.scheme()
+	if auth {
+		i = c.p.authority(&c.u, i)
+	}
+	c.end = i
+	return c.p.fault.err == nil
+}
+
+// rest parses the rest of s, a prefix of what authority was given, and
+// returns the URL, or nil for a fault. When s no longer holds the whole
+// authority, or that had a fault, it parses s anew.
+func (c *candidate) rest(g Grammar, s string, authOK bool) *URL {
+	if !authOK || len(s) < c.end {
+		if !c.authority(g, s) {
+			return nil
+		}
+	}
+	c.p.s = s
+	c.p.pathQueryFragment(&c.u, c.end)
+	if c.p.fault.err != nil {
+		return nil
+	}
+	return c.p.result(&c.u)
+}
+
 // parseInto is ParseInto for a valid grammar g: the parse of parse,
 // with the result written into *dst, whose Dirs array and Userinfo it
 // reuses.
