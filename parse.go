@@ -77,7 +77,8 @@ func parse(g Grammar, s string) (*URL, error) {
 	// The parts are gathered on the stack (in p and u) and copied to
 	// the heap once, at the end: one allocation, only for a valid URL,
 	// and no write barrier a part.
-	p := parser{r: g.rules(), s: s}
+	var p parser // not a composite literal, which Go builds aside and copies
+	p.r, p.s = g.rules(), s
 	var u URL
 
 	i, authority := p.scheme()
@@ -157,7 +158,8 @@ func (c *candidate) rest(g Grammar, s string, authOK bool) *URL {
 // with the result written into *dst, whose Dirs array and Userinfo it
 // reuses.
 func parseInto(g Grammar, dst *URL, s string) error {
-	p := parser{r: g.rules(), s: s, prevHost: dst.Host}
+	var p parser // not a composite literal, which Go builds aside and copies
+	p.r, p.s, p.prevHost = g.rules(), s, dst.Host
 	dirs, ui := dst.Dirs, dst.User
 	if dirs != nil {
 		p.moreDirs = dirs[:0]
