@@ -235,7 +235,7 @@ const (
 	reEscape     = `%[0-9A-Fa-f]{2}`
 	reEscapeNoCC = `%(?:[2-6][0-9A-Fa-f]|7[0-9A-Ea-e]|[89A-Fa-f][0-9A-Fa-f])`
 	// An escape of a byte outside ASCII: in a host, it makes the name an
-	// IDN, which IDNA checks (DESIGN.md "Parts").
+	// IDN, which IDNA checks (normalizeName's doc).
 	reEscapeNonASCII = `%[89A-Fa-f][0-9A-Fa-f]`
 	// RFC 3986 §3.2.2 dec-octet: 0..255 without leading zeros.
 	reDecOctet = `(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`
@@ -370,7 +370,7 @@ func buildPattern(g Grammar) string {
 // Lenient and RFC 3986: a dotted quad, an IPv6 literal in brackets, or
 // labels of letters, digits, "-" and "_" separated by dots, with an
 // optional final dot. Parse decodes the host before it checks it
-// (DESIGN.md "Parts"), so the only escapes are those of these
+// (Pattern's doc), so the only escapes are those of these
 // characters, read as the characters (%2E a dot, %30-%39 digits), and
 // those of bytes outside ASCII, which make the name an IDN. A last
 // label that is all digits or starts with "0x" makes the host numeric,
