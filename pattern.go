@@ -17,8 +17,8 @@ import (
 // allowed), a dotted quad is four numbers 0..255 without leading zeros,
 // a host name whose last label is all digits or starts with "0x" is
 // refused, and no percent-escape in the userinfo, host or path encodes a
-// control character. Parse decodes a host before it checks it, and so
-// does the pattern: in Lenient and RFC3986 a host may hold only the
+// control character. [Parse] decodes a host before it checks it, and so
+// does the pattern: in [Lenient] and [RFC3986] a host may hold only the
 // escapes of letters, digits, "-", "_" and "." (%2E separates labels,
 // %30-%39 are digits of a dotted quad) and of bytes outside ASCII.
 //
@@ -56,7 +56,7 @@ import (
 // not know where a URL in prose ends (it matches "ftp://" inside
 // "sftp://" and keeps a final "." of a sentence); FindAll does.
 //
-// For a Grammar that is not one of the four, Pattern returns a pattern
+// For a [Grammar] that is not one of the four, Pattern returns a pattern
 // that matches nothing.
 func (g Grammar) Pattern() string {
 	if !g.valid() {
