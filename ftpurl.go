@@ -205,7 +205,7 @@ const (
 	RFC3986
 )
 
-var grammarNames = [...]string{
+var grammarNames = names[Grammar]{
 	Lenient: "lenient",
 	RFC1738: "rfc1738",
 	RFC2396: "rfc2396",
@@ -214,33 +214,26 @@ var grammarNames = [...]string{
 
 // String returns "lenient", "rfc1738", "rfc2396" or "rfc3986".
 func (g Grammar) String() string {
-	if g.valid() {
-		return grammarNames[g]
-	}
-	return fmt.Sprintf("Grammar(%d)", int(g))
+	return grammarNames.str(g, "Grammar")
 }
 
-func (g Grammar) valid() bool { return 0 <= g && int(g) < len(grammarNames) }
+func (g Grammar) valid() bool { return grammarNames.valid(g) }
 
 // MarshalText returns the name that String returns, so that a [Grammar]
 // can be a flag ([flag.TextVar]) or a configuration value.
 func (g Grammar) MarshalText() ([]byte, error) {
-	if !g.valid() {
-		return nil, fmt.Errorf("ftpurl: unknown grammar %d", int(g))
-	}
-	return []byte(grammarNames[g]), nil
+	return grammarNames.marshal(g, "Grammar")
 }
 
 // UnmarshalText sets g to the grammar named by text, one of the names
 // that String returns, in any case.
 func (g *Grammar) UnmarshalText(text []byte) error {
-	for i, name := range grammarNames {
-		if equalFoldASCII(string(text), name) {
-			*g = Grammar(i)
-			return nil
-		}
+	v, err := grammarNames.unmarshal(text, "Grammar")
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("ftpurl: unknown grammar %q (want lenient, rfc1738, rfc2396 or rfc3986)", text)
+	*g = v
+	return nil
 }
 
 // Parse parses rawURL as an ftp URL of grammar g. The scheme, the

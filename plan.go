@@ -53,43 +53,36 @@ const (
 	NoCWD
 )
 
-var methodNames = [...]string{
+var methodNames = names[Method]{
 	MultiCWD:  "multicwd",
 	SingleCWD: "singlecwd",
 	NoCWD:     "nocwd",
 }
 
-func (m Method) valid() bool { return 0 <= m && int(m) < len(methodNames) }
+func (m Method) valid() bool { return methodNames.valid(m) }
 
 // String returns "multicwd", "singlecwd" or "nocwd", the names curl's
 // --ftp-method option takes, and "Method(n)" for any other value.
 func (m Method) String() string {
-	if m.valid() {
-		return methodNames[m]
-	}
-	return "Method(" + strconv.Itoa(int(m)) + ")"
+	return methodNames.str(m, "Method")
 }
 
 // MarshalText returns the name that String returns, so that a [Method]
 // can be a flag ([flag.TextVar]) or a configuration value. An unknown
 // Method is an error.
 func (m Method) MarshalText() ([]byte, error) {
-	if !m.valid() {
-		return nil, fmt.Errorf("ftpurl: unknown method %d", int(m))
-	}
-	return []byte(methodNames[m]), nil
+	return methodNames.marshal(m, "Method")
 }
 
 // UnmarshalText sets m to the method named by text, one of the names
 // that String returns, in any ASCII case.
 func (m *Method) UnmarshalText(text []byte) error {
-	for i, name := range methodNames {
-		if equalFoldASCII(string(text), name) {
-			*m = Method(i)
-			return nil
-		}
+	v, err := methodNames.unmarshal(text, "Method")
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("ftpurl: unknown method %q (want multicwd, singlecwd or nocwd)", text)
+	*m = v
+	return nil
 }
 
 // A PlanOption changes how Plan builds a Plan. The options are
@@ -146,43 +139,36 @@ const (
 	RetrieveOrList
 )
 
-var actionNames = [...]string{
+var actionNames = names[Action]{
 	Retrieve:       "retrieve",
 	List:           "list",
 	NameList:       "name-list",
 	RetrieveOrList: "retrieve-or-list",
 }
 
-func (a Action) valid() bool { return 0 < a && int(a) < len(actionNames) }
+func (a Action) valid() bool { return actionNames.valid(a) }
 
 // String returns "retrieve", "list", "name-list" or "retrieve-or-list",
 // and "Action(n)" for any other value.
 func (a Action) String() string {
-	if a.valid() {
-		return actionNames[a]
-	}
-	return "Action(" + strconv.Itoa(int(a)) + ")"
+	return actionNames.str(a, "Action")
 }
 
 // MarshalText returns the name that String returns, so that a Plan
 // encodes to JSON with a readable action. An unknown Action is an error.
 func (a Action) MarshalText() ([]byte, error) {
-	if !a.valid() {
-		return nil, fmt.Errorf("ftpurl: unknown action %d", int(a))
-	}
-	return []byte(actionNames[a]), nil
+	return actionNames.marshal(a, "Action")
 }
 
 // UnmarshalText sets a to the action named by text, one of the names
 // that String returns, in any ASCII case.
 func (a *Action) UnmarshalText(text []byte) error {
-	for i, name := range actionNames {
-		if i > 0 && equalFoldASCII(string(text), name) {
-			*a = Action(i)
-			return nil
-		}
+	v, err := actionNames.unmarshal(text, "Action")
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("ftpurl: unknown action %q (want retrieve, list, name-list or retrieve-or-list)", text)
+	*a = v
+	return nil
 }
 
 // A Plan is what an FTP client sends for a URL after it has logged in
