@@ -1,8 +1,8 @@
 package ftpurl
 
-// The allocation budgets of issue 4, held by testing.AllocsPerRun so
+// The allocation budgets, held by testing.AllocsPerRun so
 // that they cannot regress, and the proof that ASCII host names never
-// reach idna (DESIGN.md "Parts": Host).
+// reach idna (normalizeName's doc).
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ const allocRuns = 100
 // allocation per Parse covers: it has no escape, its host is already in
 // the form Parse gives (lower case; an IPv6 literal in RFC 5952 form),
 // and it has at most four directories. Hosts with an "xn--" label are
-// left out: DESIGN.md sends them through idna, which allocates.
+// left out: Parse sends them through idna, which allocates.
 func withinBudget(raw string, u *URL) bool {
 	host := rawHostOf(raw)
 	if strings.HasPrefix(host, "[") {
@@ -25,7 +25,7 @@ func withinBudget(raw string, u *URL) bool {
 	return !strings.Contains(raw, "%") && host == u.Host && !hasXNLabel(host) && len(u.Dirs) <= 4
 }
 
-// TestParseAllocatesOnceWithinBudget holds issue 4's budget: at most
+// TestParseAllocatesOnceWithinBudget holds the budget: at most
 // one allocation per Parse when the URL has no escape, its host is
 // already lower case, and it has at most four directories (the URL,
 // its Userinfo and four directories share one allocation).
@@ -159,7 +159,7 @@ func TestParseAllocationsBeyondBudget(t *testing.T) {
 	}
 }
 
-// TestStringAllocatesOnce holds issue 4's budget for String: one
+// TestStringAllocatesOnce holds the budget for String: one
 // allocation (the result), whatever the parsed URL holds, IPv6 hosts,
 // escapes and IRIs included. Redacted is String with the password
 // replaced, and is held to the same budget.
@@ -191,7 +191,7 @@ func countIDNA(t *testing.T) *int {
 	return calls
 }
 
-// TestASCIIHostsNeverReachIDNA proves DESIGN.md "Parts" (Host): an
+// TestASCIIHostsNeverReachIDNA proves normalizeName's doc: an
 // ASCII name with no label beginning "xn--" (any case) is lower-cased
 // and never reaches idna, in every grammar, whether it was written raw
 // or percent-encoded, and also when String normalizes a host set by
@@ -244,7 +244,7 @@ func TestASCIIHostsNeverReachIDNA(t *testing.T) {
 		t.Errorf("String of the FreeBSD corpus called idna %d times, want 0", *calls)
 	}
 
-	// A host set by hand is normalized by String (DESIGN.md "String"):
+	// A host set by hand is normalized by String (URL.String's doc):
 	// lower-casing an ASCII name needs no idna either.
 	for _, tt := range []struct{ host, want string }{
 		{"FTP.Example.ORG", "ftp://ftp.example.org/"},
@@ -261,8 +261,8 @@ func TestASCIIHostsNeverReachIDNA(t *testing.T) {
 }
 
 // TestIDNHostsReachIDNA is the other half of the proof: the counting
-// wrapper does see the names that must go through idna (DESIGN.md
-// "Parts": any other name goes through idna.Lookup.ToASCII), Unicode
+// wrapper does see the names that must go through idna (UTS #46
+// §4 through idna.Lookup.ToASCII: any other name), Unicode
 // (2011 draft §6), percent-encoded UTF-8 (RFC 3986 §3.2.2) and "xn--"
 // in any case (RFC 5890 §2.3.2.1).
 func TestIDNHostsReachIDNA(t *testing.T) {

@@ -1,6 +1,6 @@
 package ftpurl
 
-// Benchmarks for issue 4: Parse against net/url, against the
+// Benchmarks: Parse against net/url, against the
 // decomposition Go programs write today with net/url, and against a
 // floor that only looks every byte up in a class table; String and
 // Plan().Commands(); and Parse on paths from 1 KB to 1 MB, whose
@@ -66,7 +66,7 @@ func parseCorpus(tb testing.TB, urls []string) []*URL {
 }
 
 // TestBenchCorporaParse checks that every URL of both corpora parses
-// with Lenient (DESIGN.md "Lenient" accepts them all), and that the
+// with Lenient (Lenient's doc accepts them all), and that the
 // mixed corpus covers each part the issue names in a realistic share:
 // userinfo, ports, typecodes, escapes, "%2F" (RFC 1738 §3.2.2), IPv6
 // literals and IDN hosts (2011 draft §6).
@@ -345,7 +345,7 @@ func BenchmarkCorpus(b *testing.B) {
 				}
 			}
 			if len(plannable) == 0 {
-				b.Skip("Plan returns nil for every URL: the plan (issue 3) is not written yet")
+				b.Skip("Plan returns nil for every URL: the plan is not written yet")
 			}
 			perURL(b, len(plannable), 0, func() {
 				for _, u := range plannable {

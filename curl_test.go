@@ -3,7 +3,7 @@ package ftpurl
 // curl's FTP test dialogs (testdata/curl-ftp-url-tests.json,
 // from curl's tests/data/test*) run through Parse, Login and Plan. Each
 // of the 68 cases is compared, or listed with the reason it cannot be
-// or differs on purpose (DESIGN.md "Known differences from curl").
+// or differs on purpose (the README's curl column).
 
 import (
 	"encoding/json"
@@ -44,8 +44,8 @@ const (
 	// curlRepeated: the test program fetches the URL several times on
 	// one connection: curl's lines are ours, then our action line again.
 	curlRepeated
-	// curlDiffers: a known difference (DESIGN.md "Known differences
-	// from curl"): the lines differ on purpose.
+	// curlDiffers: a known difference (the README's curl
+	// column): the lines differ on purpose.
 	curlDiffers
 	// curlNotFromURL: curl's dialog depends on more than the URL (an
 	// upload, a proxy, a wildcard download, options of a libcurl test
@@ -72,7 +72,7 @@ type curlCase struct {
 
 // The cases that are not read by default, each with its reason.
 var curlCases = map[string]curlCase{
-	// Known differences (DESIGN.md "Known differences from curl").
+	// Known differences (the README's curl column).
 	"test106": {
 		reading: curlDiffers,
 		reason: `a leading "//" is a null first segment, which sends no CWD (2011 draft §3.2.3 (1), Note); ` +

@@ -16,7 +16,7 @@ func checkEqual(t *testing.T, a, b *URL, want bool) {
 	}
 }
 
-// DESIGN.md "Working with the rest of Go": equal after normalization.
+// Equal's doc: equal after normalization.
 // Each pair is parsed; want says whether they are the same URL.
 func TestEqualAfterNormalization(t *testing.T) {
 	for _, tt := range []struct {
@@ -25,19 +25,19 @@ func TestEqualAfterNormalization(t *testing.T) {
 		rule string
 	}{
 		{"ftp://h/", "ftp://h:21/", true, "RFC 1738 §3.2: 21 is the default port"},
-		{"ftp://h/", "ftp://h:021", true, "DESIGN.md Grammars: leading zeros allowed; a missing path is /"},
+		{"ftp://h/", "ftp://h:021", true, "Grammar's doc: leading zeros allowed; a missing path is /"},
 		{"ftp://h/", "ftp://h:2121/", false, "another port"},
 		{"ftp://HOST.Example/", "ftp://host.example/", true, "RFC 3986 §6.2.2.1: the host is case-insensitive"},
-		{"ftp://Bücher.example/", "ftp://xn--bcher-kva.example/", true, "DESIGN.md Parts: hosts in A-labels"},
+		{"ftp://Bücher.example/", "ftp://xn--bcher-kva.example/", true, "URL's doc: hosts in A-labels"},
 		{"ftp://[2001:DB8:0::1]/", "ftp://[2001:db8::1]/", true, "RFC 5952 form of IPv6"},
 		{"ftp://h/%7e%41", "ftp://h/~A", true, "RFC 3986 §6.2.2.2: path segments compare decoded"},
 		{"ftp://h/%2fetc", "ftp://h/%2Fetc", true, "RFC 3986 §6.2.2.1: escape case"},
 		{"ftp://h/a%2Fb", "ftp://h/a/b", false, "RFC 1738 §3.2.2: %2F is not a /"},
 		{"ftp://h/%2Fetc", "ftp://h//etc", false, "RFC 1738 §3.2.2: %2F is not a null segment"},
-		{"ftp://h/a;type=I", "ftp://h/a;TYPE=i", true, "DESIGN.md Parts: the typecode is case-insensitive"},
+		{"ftp://h/a;type=I", "ftp://h/a;TYPE=i", true, "RFC 1738 §3.2.2: the typecode is case-insensitive"},
 		{"ftp://h/a;type=i", "ftp://h/a", false, "a typecode is part of the URL"},
-		{"ftp://h/a;type=i", "ftp://h/a%3Btype=i", false, "DESIGN.md Parts: only a raw ;type= is the typecode"},
-		{"ftp://h/?%7e", "ftp://h/?%7E", true, "DESIGN.md Parts: query kept escaped, hex upper-case"},
+		{"ftp://h/a;type=i", "ftp://h/a%3Btype=i", false, "Typecode's doc: only a raw ;type= is the typecode"},
+		{"ftp://h/?%7e", "ftp://h/?%7E", true, "URL's doc: query kept escaped, hex upper-case"},
 		{"ftp://h/?%7E", "ftp://h/?~", false, "the query is compared escaped, as String writes it"},
 		{"ftp://h/?a b", "ftp://h/?a%20b", true, "Lenient encodes a raw space"},
 		{"ftp://h/#%c3%a9", "ftp://h/#é", true, "Lenient encodes Unicode as UTF-8"},
@@ -48,7 +48,7 @@ func TestEqualAfterNormalization(t *testing.T) {
 		{"ftp://u:p@h/", "ftp://u:P@h/", false, "passwords are case-sensitive"},
 		{"ftp://U@h/", "ftp://u@h/", false, "user names are case-sensitive"},
 		{"ftp://u%3A@h/", "ftp://u:@h/", false, "an encoded : is part of the user"},
-		{"ftp://h/a/../b", "ftp://h/b", false, "DESIGN.md String: dot segments are kept"},
+		{"ftp://h/a/../b", "ftp://h/b", false, "URL.String's doc: dot segments are kept"},
 		{"ftp://h/%2E%2E/b", "ftp://h/../b", true, "%2E is ."},
 		{"ftp://h/a/", "ftp://h/a", false, "a directory listing is not a file"},
 	} {
@@ -62,8 +62,8 @@ func TestEqualAfterNormalization(t *testing.T) {
 	}
 }
 
-// A URL built by hand is compared as String normalizes it (DESIGN.md
-// "String": "String also normalizes a URL value built by hand").
+// A URL built by hand is compared as String normalizes it (URL.String's
+// doc: "String also normalizes a URL value built by hand").
 func TestEqualNormalizesHandBuiltURLs(t *testing.T) {
 	parsed := MustParse("ftp://u:p@host.example/a/b;type=i?x=%7E#f%20g")
 	checkEqual(t, parsed, &URL{

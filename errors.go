@@ -7,16 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// The sentinel errors. Every error that Parse and Plan return for a
-// URL is an *Error whose Err is exactly one of these, so errors.Is
+// The sentinel errors. Every error that [Parse] and [URL.Plan] return for a
+// URL is an *[Error] whose Err is exactly one of these, so [errors.Is]
 // works (a programming error wraps none of them; see Error):
 //
 //	if errors.Is(err, ftpurl.ErrPort) { ... }
 //
 // When an input has several faults, Parse reports the one that comes
-// first in this order: ErrEscape, ErrControl, ErrTypecode, ErrScheme,
-// ErrHost, ErrPort, then the sentinel of the part holding the fault
-// (ErrUserinfo, or ErrPath for the path, query and fragment).
+// first in this order: [ErrEscape], [ErrControl], [ErrTypecode], [ErrScheme],
+// [ErrHost], [ErrPort], then the sentinel of the part holding the fault
+// ([ErrUserinfo], or [ErrPath] for the path, query and fragment).
 var (
 	// ErrScheme: the scheme is not "ftp", or "//" does not follow it.
 	ErrScheme = errors.New("not an ftp URL")
@@ -55,13 +55,13 @@ var (
 // read as a scheme, is hidden too. It is cut to 256 bytes with "…". The
 // message never quotes text from the hidden range.
 //
-// Parse, MustParse, FromURL, UnmarshalText and ResolveReference return
+// [Parse], [MustParse], [FromURL], UnmarshalText and ResolveReference return
 // Op "parse" and an Offset into their input. Plan returns Op "plan", the
 // URL's Redacted form, and Offset -1, since a URL value has no input to
 // point into.
 //
 // Err is one of the sentinels, exactly, for a fault of the URL. A
-// programming error, such as a Grammar that is not one of the four or
+// programming error, such as a [Grammar] that is not one of the four or
 // FromURL(nil), is not a fault of any URL: its Err is none of the
 // sentinels, so errors.Is(err, ErrScheme) is false for it.
 type Error struct {

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// An errorCase is an input whose error DESIGN.md "The API" pins down:
+// An errorCase is an input whose error Error's doc pins down:
 // the sentinel its precedence picks and the offset of the fault.
 type errorCase struct {
 	g      Grammar
@@ -54,8 +54,8 @@ func checkError(t *testing.T, tt errorCase) {
 	}
 }
 
-// Each sentinel with the offset where its fault begins (DESIGN.md "The
-// API": Offset is the byte offset in the input where the fault begins).
+// Each sentinel with the offset where its fault begins (Error's
+// doc: Offset is the byte offset in the input where the fault begins).
 func TestEachSentinelWithItsOffset(t *testing.T) {
 	tests := []errorCase{
 		{Lenient, "http://h/", ErrScheme, 0, "another scheme: the scheme is at 0"},
@@ -82,7 +82,7 @@ func TestEachSentinelWithItsOffset(t *testing.T) {
 		{RFC3986, "ftp://h/a b", ErrPath, 9, "a raw space"},
 		{RFC2396, "ftp://h/x?q", ErrPath, 9, "no query in the 1997 draft"},
 		{Lenient, "ftp://h/\xff", ErrPath, 8, "invalid UTF-8 in the path"},
-		{Lenient, "ftp://h/f;type=ab", ErrTypecode, 9, "two letters: the fault is at the \";\" (DESIGN.md \"Parts\")"},
+		{Lenient, "ftp://h/f;type=ab", ErrTypecode, 9, "two letters: the fault is at the \";\" (ErrTypecode's doc)"},
 		{RFC1738, "ftp://h/dir/f;TYPE=e", ErrTypecode, 13, "e is not an RFC 1738 ftptype: at the \";\""},
 		{Lenient, "ftp://h/f;type=", ErrTypecode, 9, "no letter: at the \";\""},
 		{Lenient, "ftp://h/a%0Ab", ErrControl, 9, "decoded LF: at its \"%\""},
@@ -96,7 +96,7 @@ func TestEachSentinelWithItsOffset(t *testing.T) {
 	}
 }
 
-// DESIGN.md "The API": with several faults, the sentinel is the one that
+// Error's doc: with several faults, the sentinel is the one that
 // ranks first: ErrEscape, ErrControl, ErrTypecode, ErrScheme, ErrHost,
 // ErrPort, then the part's own. Each input below has two faults, and the
 // one that ranks first is not the first in the input.
@@ -122,7 +122,7 @@ func TestErrorPrecedence(t *testing.T) {
 	}
 }
 
-// DESIGN.md "The API": Offset is where the reported fault is; of two
+// Error's doc: Offset is where the reported fault is; of two
 // faults that rank the same, the one earlier in the input is reported,
 // whatever part or check finds it first.
 func TestOfTwoFaultsOfOneRankTheEarlierIsReported(t *testing.T) {
@@ -165,7 +165,7 @@ func TestErrorsIsAndAs(t *testing.T) {
 	}
 }
 
-// DESIGN.md "The API": in Error.URL, when the input has an "@" after
+// Error's doc: in Error.URL, when the input has an "@" after
 // "//", the text from the first ":" after "//" to the last "@" becomes
 // "xxxxx"; the result is cut to 256 bytes with "…".
 func TestErrorURLIsRedacted(t *testing.T) {
@@ -176,7 +176,7 @@ func TestErrorURLIsRedacted(t *testing.T) {
 		{"ftp://u:@h:0/", "ftp://u:xxxxx@h:0/"},                                 // an empty password is hidden too
 		{"ftp://u@h:0/", "ftp://u@h:0/"},                                        // no ":" before the "@"
 		{"ftp://h:0/", "ftp://h:0/"},                                            // no "@"
-		{"ftp://h:0/a@b", "ftp://h:xxxxx@b"},                                    // DESIGN.md's rule as written: from the port's ":" to the path's "@"
+		{"ftp://h:0/a@b", "ftp://h:xxxxx@b"},                                    // Error's rule as written: from the port's ":" to the path's "@"
 		{"FTP://U:S3CR3T@H:0/", "FTP://U:xxxxx@H:0/"},                           // the input as typed, not normalized
 		{"ftp://u:pw@h/%zz", "ftp://u:xxxxx@h/%zz"},                             // an ErrEscape
 		{"http://u:pw@h/", "http://u:xxxxx@h/"},                                 // an ErrScheme
@@ -237,7 +237,7 @@ func TestErrorURLIsCutTo256Bytes(t *testing.T) {
 	}
 }
 
-// DESIGN.md "The API": the message never quotes text from the redacted
+// Error's doc: the message never quotes text from the redacted
 // range, whatever the fault and wherever it is, even a faulty character
 // inside the password; Offset still indexes the input.
 func TestErrorMessageNeverHoldsThePassword(t *testing.T) {
@@ -287,7 +287,7 @@ func TestErrorMessageNeverHoldsThePassword(t *testing.T) {
 	}
 }
 
-// DESIGN.md's rule hides everything from the first ":" after "//" to the
+// Error's rule hides everything from the first ":" after "//" to the
 // last "@", even when that range is not userinfo: no message may quote
 // from it either.
 func TestErrorMessageNeverQuotesTheRedactedRange(t *testing.T) {

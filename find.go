@@ -28,7 +28,7 @@ type Match struct {
 // From each candidate FindAll takes the longest prefix that g's syntax
 // accepts. The syntax is Pattern's language without its semantic checks:
 // the value of a port, the numbers of a dotted quad and the numeric-host
-// rule, the octet that an escape encodes, the labels of a Lenient or
+// rule, the octet that an escape encodes, the labels of a [Lenient] or
 // RFC 3986 host name (any run of letters, digits, "-", ".", "_", escapes
 // and, in Lenient, non-ASCII characters other than punctuation and
 // spaces), what an IP literal's brackets hold, and IDNA. If that prefix
@@ -49,7 +49,7 @@ type Match struct {
 // "ftp://host/a_(b)". It does so before the semantic checks, so that
 // "ftp://192.0.2.1." at the end of a sentence is found. The strict
 // grammars keep every character that their syntax accepts, as a regular
-// expression would: in RFC3986, "ftp://host/a.txt." ends with the ".".
+// expression would: in [RFC3986], "ftp://host/a.txt." ends with the ".".
 //
 // FindAll looks at the text only at each ":" and inside candidates, and
 // its time is linear in len(text) whatever the text holds: candidates

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// Tests of Grammar.FindAll (DESIGN.md "Finding ftp URLs in text"; issue
-// 5). The fuzz target FuzzFindAll and the reference implementation are
+// Tests of Grammar.FindAll (FindAll's doc).
+// The fuzz target FuzzFindAll and the reference implementation are
 // in fuzz_test.go.
 
 type findCase struct {
@@ -47,7 +47,7 @@ func checkFindCases(t *testing.T, g Grammar, cases []findCase) {
 }
 
 // Lenient is the grammar for prose: what people write around URLs stays
-// out of the match (DESIGN.md "Finding ftp URLs in text").
+// out of the match (FindAll's doc).
 func TestFindAllLenientInProse(t *testing.T) {
 	checkFindCases(t, Lenient, []findCase{
 		{"prose",
@@ -154,7 +154,7 @@ func TestFindAllDelimitedURLs(t *testing.T) {
 }
 
 // A candidate needs "ftp:" that is not the end of another scheme
-// (DESIGN.md: not after a letter, digit, "+", "-" or ".").
+// (FindAll's doc: not after a letter, digit, "+", "-" or ".").
 func TestFindAllNeedsASchemeOfItsOwn(t *testing.T) {
 	for _, g := range findGrammars {
 		checkFindCases(t, g, []findCase{
@@ -167,7 +167,7 @@ func TestFindAllNeedsASchemeOfItsOwn(t *testing.T) {
 
 // A candidate whose longest syntactic prefix fails a semantic check is
 // skipped, never cut shorter, and a valid URL after it, or inside it,
-// is still found (DESIGN.md "Finding ftp URLs in text").
+// is still found (FindAll's doc).
 func TestFindAllSkipsInvalidCandidatesAndFindsTheNext(t *testing.T) {
 	checkFindCases(t, Lenient, []findCase{
 		{"port out of range", "ftp://host:99999/x ftp://ok.example/1", []string{"ftp://ok.example/1"}},
@@ -405,7 +405,7 @@ func BenchmarkFindAllLenient(b *testing.B) {
 }
 
 // Only a final ";type=X" with a letter the grammar allows is a typecode
-// (DESIGN.md "Parts"; 2011 draft §3.1 typecode-part ends the path;
+// (URL's doc; 2011 draft §3.1 typecode-part ends the path;
 // RFC 1738 §5 ftptype [AIDaid]). FindAll takes the longest prefix that
 // has one or none: in the strict grammars any other ";" ends the URL;
 // in Lenient ";" is data, but a last segment holding ";type=" must end

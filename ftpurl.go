@@ -1,7 +1,7 @@
 // Package ftpurl parses ftp URLs into exactly what an FTP client needs,
 // and writes them back in one normalized form.
 //
-// Go's net/url reads an ftp URL as if it were http: it merges "%2F" (a
+// Go's [net/url] reads an ftp URL as if it were http: it merges "%2F" (a
 // "/" inside one directory name, RFC 1738 §3.2.2) with "/", leaves
 // ";type=i" in the file name, forgets port 21, never converts an IDN
 // host, and decodes "%0D%0A" into a path that a client then writes raw
@@ -13,25 +13,25 @@
 //
 // # Standards
 //
-// Each Grammar follows one document:
+// Each [Grammar] follows one document:
 //
-//   - RFC1738: RFC 1738 §3.1, §3.2 and the §5 BNF (1994).
-//   - RFC2396: draft-casey-url-ftp-00 (1997) on RFC 2396, the language
+//   - [RFC1738]: RFC 1738 §3.1, §3.2 and the §5 BNF (1994).
+//   - [RFC2396]: draft-casey-url-ftp-00 (1997) on RFC 2396, the language
 //     of Perl's Regexp::Common $RE{URI}{FTP}{-i}.
-//   - RFC3986: draft-yevstifeyev-ftp-uri-scheme-06 (2011) §3.1 on
+//   - [RFC3986]: draft-yevstifeyev-ftp-uri-scheme-06 (2011) §3.1 on
 //     RFC 3986, URIs only.
-//   - Lenient, the default: what any of them accepts, read the RFC 3986
+//   - [Lenient], the default: what any of them accepts, read the RFC 3986
 //     way, plus IRIs (the 2011 draft §6) and what people paste.
 //
 // # Entry points
 //
-// Parse (or Grammar.Parse) gives a URL; URL.String writes it back
-// normalized and URL.Redacted hides its password. URL.Login and URL.Plan
+// [Parse] (or [Grammar.Parse]) gives a URL; [URL.String] writes it back
+// normalized and [URL.Redacted] hides its password. [URL.Login] and [URL.Plan]
 // give what a client sends, following the 2011 draft §3.2: USER and PASS,
-// then CWD, TYPE and RETR, LIST or NLST (Plan.Commands). Grammar.FindAll
-// finds ftp URLs in text and Grammar.Pattern is an RE2 pattern for them.
-// URL.ResolveReference resolves a relative reference (RFC 3986 §5.2),
-// FromURL and URL.URL convert to and from net/url, and a URL is a
+// then CWD, TYPE and RETR, LIST or NLST ([Plan.Commands]). [Grammar.FindAll]
+// finds ftp URLs in text and [Grammar.Pattern] is an RE2 pattern for them.
+// [URL.ResolveReference] resolves a relative reference (RFC 3986 §5.2),
+// [FromURL] and [URL.URL] convert to and from net/url, and a URL is a
 // string in JSON and flags (MarshalText, UnmarshalText).
 //
 // # Where ftpurl departs from the documents
@@ -59,8 +59,8 @@
 // differ in places (it decodes the whole path before splitting it, so
 // "%2F" splits; it removes dot segments); the README lists them.
 //
-// Errors are *Error values that carry a byte offset and one sentinel
-// (errors.Is(err, ErrPort)); they never quote a password.
+// Errors are *[Error] values that carry a byte offset and one sentinel
+// ([errors.Is](err, ErrPort)); they never quote a password.
 //
 // A nil *URL is no URL, not the zero URL: the methods with a pointer
 // receiver accept it (Address gives "", Plan refuses it), and the value
@@ -110,16 +110,16 @@ type URL struct {
 // (RFC 1738 §3.2, 2011 draft §3.2.1).
 const DefaultPort = 21
 
-// Parse parses rawURL with the Lenient grammar. It is Lenient.Parse.
+// Parse parses rawURL with the [Lenient] grammar. It is Lenient.Parse.
 //
-// On failure the error is an *Error whose Err is one of the sentinels
-// ErrScheme, ErrUserinfo, ErrHost, ErrPort, ErrEscape, ErrPath,
-// ErrTypecode or ErrControl.
+// On failure the error is an *[Error] whose Err is one of the sentinels
+// [ErrScheme], [ErrUserinfo], [ErrHost], [ErrPort], [ErrEscape], [ErrPath],
+// [ErrTypecode] or [ErrControl].
 func Parse(rawURL string) (*URL, error) {
 	return Lenient.Parse(rawURL)
 }
 
-// MustParse is like Parse but panics if rawURL cannot be parsed. It is
+// MustParse is like [Parse] but panics if rawURL cannot be parsed. It is
 // meant for tests and for package-level variables with hard-coded URLs.
 func MustParse(rawURL string) *URL {
 	u, err := Parse(rawURL)
@@ -147,7 +147,7 @@ func (u *URL) Address() string {
 	return net.JoinHostPort(host, strconv.Itoa(port))
 }
 
-// A Grammar selects the standard that Parse follows. Every grammar adds
+// A Grammar selects the standard that [Parse] follows. Every grammar adds
 // the same semantic checks to its document's syntax: a port is 1..65535,
 // a numeric host is a dotted quad of 0..255 without leading zeros, a
 // host name is dot-separated labels of letters, digits, "-" and "_", and
@@ -161,17 +161,17 @@ const (
 	// raw printable ASCII and Unicode (RFC 3987 ucschar, no bidi
 	// formatting characters) in userinfo, path, query and fragment,
 	// Unicode host names (IRIs, 2011 draft §6), and ";" as data in a path
-	// segment. Parse re-encodes all of it, so String is a URI. It never
+	// segment. [Parse] re-encodes all of it, so String is a URI. It never
 	// guesses across a delimiter: "\" is data, not "/"; a bare "%" is
-	// ErrEscape; invalid UTF-8 is refused; white space is not trimmed.
+	// [ErrEscape]; invalid UTF-8 is refused; white space is not trimmed.
 	//
 	// The one exception to "accepts what any strict grammar accepts": an
 	// RFC 1738 URL that uses "?" as data, which RFC 1738 §5 allows in the
 	// user, password and path, reads differently, and may be refused.
 	// Lenient ends the authority at "?" (RFC 3986 §3.2), as every
-	// browser and net/url do, so "ftp://u:p?q@h/", which RFC1738 reads as
+	// browser and net/url do, so "ftp://u:p?q@h/", which [RFC1738] reads as
 	// user "u", password "p?q" and host "h", is in Lenient the host "u"
-	// with the port "p", which is ErrPort; "ftp://h/a?b" has the name "a"
+	// with the port "p", which is [ErrPort]; "ftp://h/a?b" has the name "a"
 	// and the query "b" where RFC1738 has the name "a?b".
 	Lenient Grammar = iota
 
@@ -205,7 +205,7 @@ const (
 	RFC3986
 )
 
-var grammarNames = [...]string{
+var grammarNames = names[Grammar]{
 	Lenient: "lenient",
 	RFC1738: "rfc1738",
 	RFC2396: "rfc2396",
@@ -214,39 +214,32 @@ var grammarNames = [...]string{
 
 // String returns "lenient", "rfc1738", "rfc2396" or "rfc3986".
 func (g Grammar) String() string {
-	if g.valid() {
-		return grammarNames[g]
-	}
-	return fmt.Sprintf("Grammar(%d)", int(g))
+	return grammarNames.str(g, "Grammar")
 }
 
-func (g Grammar) valid() bool { return 0 <= g && int(g) < len(grammarNames) }
+func (g Grammar) valid() bool { return grammarNames.valid(g) }
 
-// MarshalText returns the name that String returns, so that a Grammar
-// can be a flag (flag.TextVar) or a configuration value.
+// MarshalText returns the name that String returns, so that a [Grammar]
+// can be a flag ([flag.TextVar]) or a configuration value.
 func (g Grammar) MarshalText() ([]byte, error) {
-	if !g.valid() {
-		return nil, fmt.Errorf("ftpurl: unknown grammar %d", int(g))
-	}
-	return []byte(grammarNames[g]), nil
+	return grammarNames.marshal(g, "Grammar")
 }
 
 // UnmarshalText sets g to the grammar named by text, one of the names
 // that String returns, in any case.
 func (g *Grammar) UnmarshalText(text []byte) error {
-	for i, name := range grammarNames {
-		if equalFoldASCII(string(text), name) {
-			*g = Grammar(i)
-			return nil
-		}
+	v, err := grammarNames.unmarshal(text, "Grammar")
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("ftpurl: unknown grammar %q (want lenient, rfc1738, rfc2396 or rfc3986)", text)
+	*g = v
+	return nil
 }
 
 // Parse parses rawURL as an ftp URL of grammar g. The scheme, the
 // ";type=" key and its letter may be in any case. On failure it returns
-// an *Error (see Error and the sentinel errors) and a nil URL. A
-// Grammar that is not one of the four is a programming error, not a
+// an *[Error] (see Error and the sentinel errors) and a nil URL. A
+// [Grammar] that is not one of the four is a programming error, not a
 // fault of rawURL: its *Error has Offset -1 and wraps no sentinel.
 func (g Grammar) Parse(rawURL string) (*URL, error) {
 	if !g.valid() {

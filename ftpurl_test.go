@@ -44,8 +44,8 @@ func partsOf(u *URL) parts {
 	return p
 }
 
-// diffParts compares two URLs part by part as DESIGN.md "String: the
-// normalized form" says: Port 21 equals Port 0 (RFC 1738 §3.2: 21 is
+// diffParts compares two URLs part by part as URL.String's doc
+// says: Port 21 equals Port 0 (RFC 1738 §3.2: 21 is
 // the default) and nil Dirs equal empty Dirs.
 func diffParts(want, got *URL) string {
 	w, g := partsOf(want), partsOf(got)
@@ -292,7 +292,7 @@ func TestSeedExamplesParseToTheirParts(t *testing.T) {
 	}
 }
 
-// DESIGN.md "String": String is idempotent, and its result reads back
+// URL.String's doc: String is idempotent, and its result reads back
 // as the same URL (with Parse, which is Lenient).
 func TestSeedExamplesRoundTrip(t *testing.T) {
 	for _, tt := range seedExamples {
@@ -311,7 +311,7 @@ func TestSeedExamplesRoundTrip(t *testing.T) {
 	}
 }
 
-// DESIGN.md "String": the zero URL gives "".
+// URL.String's doc: the zero URL gives "".
 func TestZeroURLStringIsEmpty(t *testing.T) {
 	var u URL
 	if got := u.String(); got != "" {
@@ -322,7 +322,7 @@ func TestZeroURLStringIsEmpty(t *testing.T) {
 	}
 }
 
-// DESIGN.md "String: the normalized form": String and Redacted
+// URL.String's doc: String and Redacted
 // normalize a URL value built by hand.
 func TestStringNormalizesHandBuiltURL(t *testing.T) {
 	tests := []struct {
@@ -389,7 +389,7 @@ func TestStringNormalizesHandBuiltURL(t *testing.T) {
 			str:  "ftp://h/%2Fetc/a%3Bb/sp%20ace/100%25/x%3Fy%23z~!$&'()*+,=:@",
 		},
 		{
-			rule: "dot segments are kept (a CWD argument, DESIGN.md \"String\")",
+			rule: "dot segments are kept (a CWD argument, URL.String's doc)",
 			u:    URL{Host: "h", Dirs: []string{"..", "."}, Name: ".."},
 			str:  "ftp://h/.././..",
 		},
@@ -450,7 +450,7 @@ func TestAddressDefaultsToPort21(t *testing.T) {
 	}
 }
 
-// URL.Address (DESIGN.md "Parts": Port 0 means none, 21 applies;
+// URL.Address (URL's doc: Port 0 means none, 21 applies;
 // RFC 1738 §3.2) gives net.Dial's form: an IPv6 host in brackets, and the
 // port that net.SplitHostPort reads back, 21 for Port 0 and 21.
 func TestAddressBracketsIPv6AndDefaultsPort0To21(t *testing.T) {
@@ -476,14 +476,14 @@ func TestAddressBracketsIPv6AndDefaultsPort0To21(t *testing.T) {
 			t.Errorf("net.SplitHostPort(%q) = %q, %q, %v; want %q, %q", got, host, port, err, tt.u.Host, tt.port)
 		}
 	}
-	// Parse refuses port 0 (DESIGN.md "Grammars": a port is 1..65535), so
+	// Parse refuses port 0 (Grammar's doc: a port is 1..65535), so
 	// only a URL built by hand has Port 0, and that is "none".
 	if u, err := Parse("ftp://h:0/"); !errors.Is(err, ErrPort) {
 		t.Errorf("Parse(ftp://h:0/) = %v, %v; want ErrPort", u, err)
 	}
 }
 
-// DESIGN.md "Parts": Userinfo's methods are nil-safe, and an empty
+// URL's doc: Userinfo's methods are nil-safe, and an empty
 // password differs from none (RFC 1738 §3.2.1).
 func TestUserinfoNilSafeAndPasswordSet(t *testing.T) {
 	var ui *Userinfo
@@ -527,7 +527,7 @@ func TestMustParseReturnsTheURL(t *testing.T) {
 	}
 }
 
-// DESIGN.md "The API": Grammar names.
+// Grammar.String's doc: Grammar names.
 func TestGrammarStringAndText(t *testing.T) {
 	names := map[Grammar]string{Lenient: "lenient", RFC1738: "rfc1738", RFC2396: "rfc2396", RFC3986: "rfc3986"}
 	for g, name := range names {

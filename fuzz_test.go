@@ -24,8 +24,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// FuzzParse checks, for every grammar, the invariants that DESIGN.md
-// ("String: the normalized form", "The API", "Grammars") states for
+// FuzzParse checks, for every grammar, the invariants that the docs of
+// URL.String, Error and Grammar state for
 // every input: Parse never panics; an error is an *Error with one
 // sentinel and a redacted URL; a parsed URL has no control character in
 // any part that reaches FTP; String is ASCII, idempotent, and parses
@@ -129,7 +129,7 @@ func checkParseInvariants(t *testing.T, g Grammar, s string) *URL {
 		return nil
 	}
 
-	// DESIGN.md "Grammars": no user, password, host or path segment
+	// Grammar's doc: no user, password, host or path segment
 	// holds a control character, decoded.
 	pw, hasPW := u.User.Password()
 	for _, part := range append([]string{u.User.Username(), pw, u.Host, u.Name}, u.Dirs...) {
@@ -137,7 +137,7 @@ func checkParseInvariants(t *testing.T, g Grammar, s string) *URL {
 			t.Fatalf("%v.Parse(%q): part %q holds a control character", g, s, part)
 		}
 	}
-	// DESIGN.md "The API": the host is lower-case ASCII, an IPv6 host in
+	// URL's doc: the host is lower-case ASCII, an IPv6 host in
 	// RFC 5952 form without brackets; Type is 0 or a lower-case letter.
 	if u.Host == "" || u.Host != strings.ToLower(u.Host) || !asciiOnly(u.Host) {
 		t.Fatalf("%v.Parse(%q).Host = %q: want non-empty lower-case ASCII", g, s, u.Host)
@@ -208,7 +208,7 @@ func checkParseInvariants(t *testing.T, g Grammar, s string) *URL {
 
 // checkParseError checks an error of g.Parse(s): an *Error and no URL,
 // Op "parse", exactly one sentinel, an offset inside the input, and the
-// input redacted as DESIGN.md "The API" says.
+// input redacted as Error's doc says.
 func checkParseError(t *testing.T, g Grammar, s string, u *URL, err error) {
 	t.Helper()
 	if u != nil {
@@ -342,8 +342,8 @@ func checkInsertedPasswordNeverQuoted(t *testing.T, s string) {
 // second argument picks, with every Method and with and without
 // WithAbsolutePaths:
 //   - Plan succeeds, or refuses with ErrPath (Op "plan", Offset -1) a
-//     LIST or NLST argument that begins with "-" (DESIGN.md "Login and
-//     Plan");
+//     LIST or NLST argument that begins with "-" (URL.Plan's
+//     doc);
 //   - no line of Commands holds CR, LF or NUL (RFC 959 §4.1.3), and every
 //     line is a CWD, TYPE, RETR, LIST or NLST line;
 //   - with MultiCWD, each CWD argument equals the decoded segment it came
@@ -400,8 +400,8 @@ func FuzzPlan(f *testing.F) {
 	})
 }
 
-// parseNoPanic is g.Parse, with a panic (which the brief forbids on any
-// input) reported as this input's failure rather than ending the test
+// parseNoPanic is g.Parse, with a panic (which no
+// input may cause) reported as this input's failure rather than ending the test
 // binary.
 func parseNoPanic(t *testing.T, g Grammar, raw string) (u *URL, err error) {
 	t.Helper()
@@ -603,7 +603,7 @@ func planReferenceSplit(g Grammar, raw string) (dirs []string, name string, err 
 	return dirs, name, err
 }
 
-// Fuzz targets for FindAll and Pattern (issue 5), and the checks they
+// Fuzz targets for FindAll and Pattern, and the checks they
 // share with find_test.go and pattern_test.go.
 
 var findGrammars = [...]Grammar{Lenient, RFC1738, RFC2396, RFC3986}
@@ -652,7 +652,7 @@ func syntaxHost(g Grammar) string {
 // Parse decodes the host (Lenient and RFC 3986 only) and sends it to
 // IDNA only when the decoded name is not ASCII (Lenient: raw or
 // escaped; RFC 3986: escaped) or has a label beginning "xn--", in any
-// case (DESIGN.md "Parts"). It splits the authority the way Parse does.
+// case (normalizeName's doc). It splits the authority the way Parse does.
 func hostGoesThroughIDNA(g Grammar, s string) bool {
 	if !hasPrefixFold(s, "ftp://") {
 		return false
@@ -695,8 +695,8 @@ func hostGoesThroughIDNA(g Grammar, s string) bool {
 }
 
 // checkPattern checks, for every grammar, that the anchored Pattern
-// matches s exactly when Parse accepts it (DESIGN.md "Finding ftp URLs
-// in text"), except for hosts that go through IDNA, and that the named
+// matches s exactly when Parse accepts it (Pattern's
+// doc), except for hosts that go through IDNA, and that the named
 // groups hold the parts that Parse returns.
 func checkPattern(t *testing.T, s string) {
 	t.Helper()
@@ -754,7 +754,7 @@ func checkGroups(t *testing.T, g Grammar, s string, u *URL, re *regexp.Regexp, l
 		if a, err := netip.ParseAddr(host[1 : len(host)-1]); err != nil || a.String() != u.Host {
 			t.Errorf("%v: %q: host group %q, URL host %q", g, s, host, u.Host)
 		}
-	} else if strings.ToLower(unescape(host)) != u.Host { // Parse decodes a name (DESIGN.md "Parts")
+	} else if strings.ToLower(unescape(host)) != u.Host { // Parse decodes a name (Pattern's doc)
 		t.Errorf("%v: %q: host group %q, URL host %q", g, s, host, u.Host)
 	}
 	port, _ := group("port")
@@ -792,8 +792,8 @@ func checkGroups(t *testing.T, g Grammar, s string, u *URL, re *regexp.Regexp, l
 	}
 }
 
-// isTextTerminator reports whether r ends a URL in text (DESIGN.md
-// "Finding ftp URLs in text"; RFC 3986 Appendix C).
+// isTextTerminator reports whether r ends a URL in text (FindAll's
+// doc; RFC 3986 Appendix C).
 func isTextTerminator(r rune) bool {
 	return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(`<>"`+"`", r)
 }
@@ -970,8 +970,8 @@ var findSeeds = []string{
 	"詳細は ftp://例え.jp/ を参照。ftp://example.jp/pub。",
 }
 
-// FuzzInterop checks the invariants of DESIGN.md "Working with the rest
-// of Go" for every input, in every grammar that parses it:
+// FuzzInterop checks the invariants of the docs of FromURL
+// and URL.URL for every input, in every grammar that parses it:
 //   - FromURL(u.URL()) is u, part by part, and u.URL() is what
 //     url.Parse(u.String()) gives;
 //   - MarshalText and AppendText write String, and UnmarshalText reads

@@ -14,8 +14,8 @@ type grammarCase struct {
 	why string // the rule, with its section
 }
 
-// tryParse is g.Parse, except that a panic (a core bug: BRIEF "never
-// panic on any input") fails the test instead of ending the test binary,
+// tryParse is g.Parse, except that a panic (a core bug: no input may
+// make Parse panic) fails the test instead of ending the test binary,
 // so that the other cases still run.
 func tryParse(t *testing.T, g Grammar, s string) (u *URL, err error, ok bool) {
 	t.Helper()
@@ -58,31 +58,31 @@ func checkGrammar(t *testing.T, g Grammar, cases []grammarCase) {
 	}
 }
 
-// everyGrammar holds the semantic checks that DESIGN.md "Grammars" adds
+// everyGrammar holds the semantic checks that Grammar's doc adds
 // to every grammar's syntax, and the rules common to all four documents.
 var everyGrammar = []grammarCase{
 	// The numeric-host rule.
 	{in: "ftp://192.0.2.1/", str: "ftp://192.0.2.1/", why: "IPv4 dotted quad (RFC 1738 §5 hostnumber, RFC 3986 §3.2.2 IPv4address)"},
 	{in: "ftp://255.255.255.255:65535/", str: "ftp://255.255.255.255:65535/", why: "dotted quad 0..255, port 1..65535"},
-	{in: "ftp://010.1.1.1/", err: ErrHost, why: "numeric host with a leading zero: resolvers read 010 as octal (DESIGN.md \"Grammars\")"},
-	{in: "ftp://1.2.3.256/", err: ErrHost, why: "numeric host with a field > 255 (DESIGN.md \"Grammars\")"},
-	{in: "ftp://host.123/", err: ErrHost, why: "last label all digits but not a dotted quad (DESIGN.md \"Grammars\")"},
-	{in: "ftp://0x7f.1/", err: ErrHost, why: "last label is not 0x but the host is numeric: 1 (DESIGN.md \"Grammars\")"},
-	{in: "ftp://a.0x7f/", err: ErrHost, why: "last label starts with 0x (DESIGN.md \"Grammars\")"},
-	{in: "ftp://1.2.3/", err: ErrHost, why: "three numbers are not a dotted quad (DESIGN.md \"Grammars\")"},
-	{in: "ftp://1.2.3.4.5/", err: ErrHost, why: "five numbers are not a dotted quad (DESIGN.md \"Grammars\")"},
-	{in: "ftp://3221225985/", err: ErrHost, why: "a 32-bit number is not a dotted quad (DESIGN.md \"Grammars\")"},
-	{in: "ftp://a..b/", err: ErrHost, why: "empty label (DESIGN.md \"Grammars\": non-empty labels)"},
+	{in: "ftp://010.1.1.1/", err: ErrHost, why: "numeric host with a leading zero: resolvers read 010 as octal (Grammar's doc)"},
+	{in: "ftp://1.2.3.256/", err: ErrHost, why: "numeric host with a field > 255 (Grammar's doc)"},
+	{in: "ftp://host.123/", err: ErrHost, why: "last label all digits but not a dotted quad (Grammar's doc)"},
+	{in: "ftp://0x7f.1/", err: ErrHost, why: "last label is not 0x but the host is numeric: 1 (Grammar's doc)"},
+	{in: "ftp://a.0x7f/", err: ErrHost, why: "last label starts with 0x (Grammar's doc)"},
+	{in: "ftp://1.2.3/", err: ErrHost, why: "three numbers are not a dotted quad (Grammar's doc)"},
+	{in: "ftp://1.2.3.4.5/", err: ErrHost, why: "five numbers are not a dotted quad (Grammar's doc)"},
+	{in: "ftp://3221225985/", err: ErrHost, why: "a 32-bit number is not a dotted quad (Grammar's doc)"},
+	{in: "ftp://a..b/", err: ErrHost, why: "empty label (Grammar's doc: non-empty labels)"},
 	{in: "ftp://./", err: ErrHost, why: "empty label"},
-	{in: "ftp://XN--BCHER-KVA.EXAMPLE/", str: "ftp://xn--bcher-kva.example/", why: "an ACE name is checked by idna and lower-cased (DESIGN.md \"Parts\")"},
-	{in: "ftp://xn--a.example/", err: ErrHost, why: "an xn-- label that is not valid Punycode (DESIGN.md \"Parts\": IDNA)"},
+	{in: "ftp://XN--BCHER-KVA.EXAMPLE/", str: "ftp://xn--bcher-kva.example/", why: "an ACE name is checked by idna and lower-cased (URL's doc)"},
+	{in: "ftp://xn--a.example/", err: ErrHost, why: "an xn-- label that is not valid Punycode (UTS #46 §4)"},
 	{in: "ftp://%FF.com/", err: ErrHost, why: "a host that is not UTF-8 once decoded, or an escape in an RFC 1738 host"},
 	// Ports.
-	{in: "ftp://h:021/", str: "ftp://h/", why: "leading zeros allowed: 021 is 21, the default (DESIGN.md \"Grammars\")"},
+	{in: "ftp://h:021/", str: "ftp://h/", why: "leading zeros allowed: 021 is 21, the default (Grammar's doc)"},
 	{in: "ftp://h:00021/f", str: "ftp://h/f", why: "leading zeros allowed"},
 	{in: "ftp://h:65535/", str: "ftp://h:65535/", why: "65535 is the largest port"},
 	{in: "ftp://h:1/", str: "ftp://h:1/", why: "1 is the smallest port"},
-	{in: "ftp://h:0/", err: ErrPort, why: "port 0 (DESIGN.md \"Grammars\": 1..65535)"},
+	{in: "ftp://h:0/", err: ErrPort, why: "port 0 (Grammar's doc: 1..65535)"},
 	{in: "ftp://h:000/", err: ErrPort, why: "port 0 with leading zeros"},
 	{in: "ftp://h:65536/", err: ErrPort, why: "port > 65535"},
 	{in: "ftp://h:99999999999999999999/", err: ErrPort, why: "port that overflows any integer"},
@@ -90,12 +90,12 @@ var everyGrammar = []grammarCase{
 	{in: "ftp://h:+21/", err: ErrPort, why: "port is decimal digits, no sign"},
 	{in: "ftp://h:-1/", err: ErrPort, why: "port is decimal digits, no sign"},
 	// No host.
-	{in: "ftp:///etc/motd", err: ErrHost, why: "a URL with no host (DESIGN.md \"Grammars\")"},
+	{in: "ftp:///etc/motd", err: ErrHost, why: "a URL with no host (Grammar's doc)"},
 	{in: "ftp://u@/f", err: ErrHost, why: "empty host after the userinfo"},
 	{in: "ftp://:21/", err: ErrHost, why: "empty host before a port"},
 	{in: "ftp://", err: ErrHost, why: "nothing after the scheme"},
 	// Scheme: case-insensitive, "//" required (RFC 1738 §3.1).
-	{in: "FTP://Host.Example.COM/", str: "ftp://host.example.com/", why: "scheme and host are case-insensitive (DESIGN.md \"Grammars\")"},
+	{in: "FTP://Host.Example.COM/", str: "ftp://host.example.com/", why: "scheme and host are case-insensitive (Grammar's doc)"},
 	{in: "fTp://h/", str: "ftp://h/", why: "scheme is case-insensitive"},
 	{in: "http://h/", err: ErrScheme, why: "another scheme"},
 	{in: "ftps://h/", err: ErrScheme, why: "another scheme"},
@@ -105,22 +105,22 @@ var everyGrammar = []grammarCase{
 	{in: "//h/f", err: ErrScheme, why: "no scheme"},
 	{in: "h/f", err: ErrScheme, why: "no scheme"},
 	{in: "", err: ErrScheme, why: "empty input"},
-	{in: " ftp://h/", err: ErrScheme, why: "Parse never trims white space (DESIGN.md Lenient)"},
+	{in: " ftp://h/", err: ErrScheme, why: "Parse never trims white space (Lenient's doc)"},
 	// Paths: split on raw "/" only, each segment decoded on its own.
 	{in: "ftp://h", str: "ftp://h/", why: "a missing path is \"/\" (2011 draft §3.2.3)"},
 	{in: "ftp://h/a%2Fb/c", str: "ftp://h/a%2Fb/c", why: "%2F stays inside its segment (RFC 1738 §3.2.2)"},
-	{in: "ftp://h/%2e%2e/x", str: "ftp://h/../x", why: "dot segments are kept (DESIGN.md \"String\")"},
-	{in: "ftp://h/%7e%41", str: "ftp://h/~A", why: "unreserved characters are never encoded (DESIGN.md \"String\")"},
+	{in: "ftp://h/%2e%2e/x", str: "ftp://h/../x", why: "dot segments are kept (URL.String's doc)"},
+	{in: "ftp://h/%7e%41", str: "ftp://h/~A", why: "unreserved characters are never encoded (URL.String's doc)"},
 	{in: "ftp://h/a%3b", str: "ftp://h/a%3B", why: "escape hex upper-case"},
 	{in: "ftp://h/%E9t%E9.txt", str: "ftp://h/%E9t%E9.txt", why: "decoded segments are octets, need not be UTF-8 (2011 draft §3.3)"},
 	{in: "ftp://h/%FF", str: "ftp://h/%FF", why: "octets, not UTF-8"},
-	// Typecodes: the key and the letter in any case (DESIGN.md "Grammars").
+	// Typecodes: the key and the letter in any case (Grammar's doc).
 	{in: "ftp://h/f;TYPE=A", str: "ftp://h/f;type=a", why: ";type= key and letter are case-insensitive"},
 	{in: "ftp://h/f;Type=i", str: "ftp://h/f;type=i", why: ";type= key is case-insensitive"},
 	{in: "ftp://h/;type=i", str: "ftp://h/;type=i", why: "a typecode after a null <last-segment>"},
-	{in: "ftp://h/f%3Btype=a", str: "ftp://h/f%3Btype=a", why: "only a raw \";type=\" is a typecode: an escaped \";\" is data (DESIGN.md \"Parts\")"},
+	{in: "ftp://h/f%3Btype=a", str: "ftp://h/f%3Btype=a", why: "only a raw \";type=\" is a typecode: an escaped \";\" is data (Typecode's doc)"},
 	{in: "ftp://h/f%3btype=a;type=i", str: "ftp://h/f%3Btype=a;type=i", why: "an escaped \";type=\" before the final one is data"},
-	{in: "ftp://h/f;type=", err: ErrTypecode, why: ";type= without a letter (DESIGN.md \"Parts\")"},
+	{in: "ftp://h/f;type=", err: ErrTypecode, why: ";type= without a letter (ErrTypecode's doc)"},
 	{in: "ftp://h/f;type=ai", err: ErrTypecode, why: "two letters (Regexp::Common t/URI/ftp.t: ;type=AI fails)"},
 	{in: "ftp://h/f;type=1", err: ErrTypecode, why: "a digit is not a typecode letter"},
 	{in: "ftp://h/f;type=%41", err: ErrTypecode, why: "an escape is not a letter"},
@@ -144,8 +144,8 @@ var everyGrammar = []grammarCase{
 	{in: "ftp://h/%4/1", err: ErrEscape, why: "an escape does not reach across \"/\""},
 	{in: "ftp://%zz/", err: ErrEscape, why: "bad escape in the host"},
 	// IP literal extensions refused everywhere.
-	{in: "ftp://[v1.fe]/", err: ErrHost, why: "IPvFuture is refused (DESIGN.md \"Grammars\")"},
-	{in: "ftp://[fe80::1%25eth0]/", err: ErrHost, why: "IPv6 zone identifiers are refused (DESIGN.md \"Grammars\")"},
+	{in: "ftp://[v1.fe]/", err: ErrHost, why: "IPvFuture is refused (Grammar's doc)"},
+	{in: "ftp://[fe80::1%25eth0]/", err: ErrHost, why: "IPv6 zone identifiers are refused (Grammar's doc)"},
 	// Invalid UTF-8 is a fault of its part.
 	{in: "ftp://h/\xff", err: ErrPath, why: "invalid UTF-8 in the path"},
 	{in: "ftp://h\xff/", err: ErrHost, why: "invalid UTF-8 in the host"},
@@ -171,7 +171,7 @@ var rfc1738Cases = []grammarCase{
 	{in: "ftp://h/dir?/x?y", str: "ftp://h/dir%3F/x%3Fy", why: "\"?\" in any fsegment"},
 	{in: "ftp://h/a:b@c&d=e", str: "ftp://h/a:b@c&d=e", why: "fsegment allows \":\" \"@\" \"&\" \"=\""},
 	{in: "ftp://h/$-_.+!*'(),", str: "ftp://h/$-_.+!*'(),", why: "uchar: safe and extra"},
-	{in: "ftp://h/p#frag", str: "ftp://h/p#frag", why: "\"#\" starts a fragment (DESIGN.md RFC1738)"},
+	{in: "ftp://h/p#frag", str: "ftp://h/p#frag", why: "\"#\" starts a fragment (RFC1738's doc)"},
 	{in: "ftp://h/f;type=d", str: "ftp://h/f;type=d", why: "ftptype D"},
 	{in: "ftp://h/f;type=D", str: "ftp://h/f;type=d", why: "ftptype D, upper case"},
 	{in: "ftp://h/f;type=I", str: "ftp://h/f;type=i", why: "ftptype I"},
@@ -180,7 +180,7 @@ var rfc1738Cases = []grammarCase{
 	{in: "ftp://x1.a-b.c9/", str: "ftp://x1.a-b.c9/", why: "domainlabel and toplabel with digits and \"-\""},
 	{in: "ftp://1a.example/", str: "ftp://1a.example/", why: "a domainlabel may start with a digit"},
 	{in: "ftp://h/%E2%98%83", str: "ftp://h/%E2%98%83", why: "escapes of any octet"},
-	{in: "ftp://h:/", err: ErrPort, why: "port = digits: \"host:\" has an empty port (DESIGN.md RFC1738)"},
+	{in: "ftp://h:/", err: ErrPort, why: "port = digits: \"host:\" has an empty port (RFC 1738 §5)"},
 	{in: "ftp://h/~u", str: "ftp://h/~u", why: "\"~\" is unsafe in RFC 1738 §2.2, accepted raw as RFC 2396 §2.3 unreserved so that String re-parses"},
 	{in: "ftp://h/a|b", err: ErrPath, why: "\"|\" is national"},
 	{in: "ftp://h/{x}", err: ErrPath, why: "\"{\" is national"},
@@ -225,7 +225,7 @@ func TestRFC1738Grammar(t *testing.T) { checkGrammar(t, RFC1738, rfc1738Cases) }
 //	$hostname     = (?:$domainlabel[.])*$toplabel[.]?
 //
 // The pass/fail lines below are t/URI/ftp.t of that repository. That
-// test runs without {-i}, so it fails "FTP://"; DESIGN.md uses {-i}.
+// test runs without {-i}, so it fails "FTP://"; RFC2396's doc uses {-i}.
 var rfc2396Cases = []grammarCase{
 	// t/URI/ftp.t "pass" lines.
 	{in: "ftp://ftp.example.com", str: "ftp://ftp.example.com/", why: "t/URI/ftp.t: pass"},
@@ -252,7 +252,7 @@ var rfc2396Cases = []grammarCase{
 	{in: "ftp://ftp.example.com/some/path;type=i", str: "ftp://ftp.example.com/some/path;type=i", why: "t/URI/ftp.t: type pass"},
 	{in: "ftp://abigail@ftp.example.com/some/path/somewhere;type=a", str: "ftp://abigail@ftp.example.com/some/path/somewhere;type=a", why: "t/URI/ftp.t: pass"},
 	{in: "ftp://ftp.example.com/;type=I", str: "ftp://ftp.example.com/;type=i", why: "t/URI/ftp.t: pass"},
-	{in: "FTP://ftp.example.com/", str: "ftp://ftp.example.com/", why: "{-i} (DESIGN.md RFC2396); t/URI/ftp.t fails it only because it runs without {-i}"},
+	{in: "FTP://ftp.example.com/", str: "ftp://ftp.example.com/", why: "{-i} (RFC2396's doc); t/URI/ftp.t fails it only because it runs without {-i}"},
 	// t/URI/ftp.t "fail" lines.
 	{in: "ftp://ftp.example.com:21/some/path?query", err: ErrPath, why: "t/URI/ftp.t: fail, no query"},
 	{in: "ftp://www.example.com/some/path;here", err: ErrPath, why: "t/URI/ftp.t: \"Should fail on ';'\""},
@@ -283,7 +283,7 @@ var rfc2396Cases = []grammarCase{
 	{in: "ftp://h/☃", err: ErrPath, why: "non-ASCII is not in $param"},
 	{in: "ftp://u@x@h/", err: ErrUserinfo, why: "\"@\" is not in $userinfo"},
 	{in: "ftp://u[@h/", err: ErrUserinfo, why: "\"[\" is not in $userinfo"},
-	{in: "ftp://h:0/", err: ErrPort, why: "the regex's $digit* takes 0; the semantic check refuses it (DESIGN.md \"Grammars\")"},
+	{in: "ftp://h:0/", err: ErrPort, why: "the regex's $digit* takes 0; the semantic check refuses it (Grammar's doc)"},
 	{in: "ftp://256.1.1.1/", err: ErrHost, why: "the regex's $IPv4address takes 256; the numeric-host rule refuses it"},
 }
 
@@ -308,8 +308,8 @@ var rfc3986Cases = []grammarCase{
 	{in: "ftp://[::ffff:192.0.2.1]/", str: "ftp://[::ffff:192.0.2.1]/", why: "RFC 5952 §5: IPv4-mapped in dotted form"},
 	{in: "ftp://[0:0:0:0:0:0:0:1]:21/", str: "ftp://[::1]/", why: "RFC 5952: ::1"},
 	{in: "ftp://%C4%A5ost.example.com/", str: "ftp://xn--ost-4sa.example.com/", why: "reg-name of percent-encoded UTF-8 to A-labels (2011 draft §6.3.1)"},
-	{in: "ftp://my_host.example.com/", str: "ftp://my_host.example.com/", why: "\"_\" is unreserved, and allowed in names (DESIGN.md \"Grammars\")"},
-	{in: "ftp://example.com./", str: "ftp://example.com./", why: "a final dot is kept (DESIGN.md \"Parts\")"},
+	{in: "ftp://my_host.example.com/", str: "ftp://my_host.example.com/", why: "\"_\" is unreserved, and allowed in names (Grammar's doc)"},
+	{in: "ftp://example.com./", str: "ftp://example.com./", why: "a final dot is kept (normalizeName's doc)"},
 	{in: "ftp://h:/", str: "ftp://h/", why: "port = *DIGIT (RFC 3986 §3.2.3)"},
 	{in: "ftp://h/f;type=e", str: "ftp://h/f;type=e", why: "typecode e"},
 	{in: "ftp://h/f;type=u", str: "ftp://h/f;type=u", why: "typecode u"},
@@ -325,15 +325,15 @@ var rfc3986Cases = []grammarCase{
 	{in: "ftp://a:b:c@h/", err: ErrUserinfo, why: "userinfo = user [ \":\" pass ]: one \":\""},
 	{in: "ftp://a b@h/", err: ErrUserinfo, why: "a space is not usp-char"},
 	{in: "ftp://jürgen@h/", err: ErrUserinfo, why: "userinfo is not internationalized (2011 draft §6.1)"},
-	{in: "ftp://[v1.fe]/", err: ErrHost, why: "IPvFuture refused (DESIGN.md \"Grammars\")"},
-	{in: "ftp://[fe80::1%25eth0]/", err: ErrHost, why: "zone identifier refused (DESIGN.md \"Grammars\")"},
+	{in: "ftp://[v1.fe]/", err: ErrHost, why: "IPvFuture refused (Grammar's doc)"},
+	{in: "ftp://[fe80::1%25eth0]/", err: ErrHost, why: "zone identifier refused (Grammar's doc)"},
 	{in: "ftp://[::1/", err: ErrHost, why: "IP-literal without \"]\""},
 	{in: "ftp://[1.2.3.4]/", err: ErrHost, why: "IP-literal holds IPv6address"},
 	{in: "ftp://[::1]x/", err: ErrHost, why: "text after \"]\""},
 	{in: "ftp://[::g]/", err: ErrHost, why: "not hex"},
 	{in: "ftp://[1:2:3:4:5:6:7:8:9]/", err: ErrHost, why: "nine fields"},
 	{in: "ftp://ĉat.example.com/", err: ErrHost, why: "raw UCS in the host is an IRI (Lenient), not a URI"},
-	{in: "ftp://a!b.com/", err: ErrHost, why: "sub-delims in reg-name: no DNS name holds them (DESIGN.md \"Grammars\")"},
+	{in: "ftp://a!b.com/", err: ErrHost, why: "sub-delims in reg-name: no DNS name holds them (Grammar's doc)"},
 	{in: "ftp://a%2Fb/", err: ErrHost, why: "a decoded \"/\" in a host name"},
 	{in: "ftp://h/a;b", err: ErrPath, why: "\";\" only in the final \";type=\" (sub-delims-nsc)"},
 	{in: "ftp://h/a;type=i/b", err: ErrPath, why: "a \";type=\" that is not final"},
@@ -349,7 +349,7 @@ var rfc3986Cases = []grammarCase{
 
 func TestRFC3986Grammar(t *testing.T) { checkGrammar(t, RFC3986, rfc3986Cases) }
 
-// DESIGN.md "Grammars", Lenient: the union of the strict grammars read
+// Grammar's doc, Lenient: the union of the strict grammars read
 // the RFC 3986 way, and what people paste, re-encoded.
 var lenientCases = []grammarCase{
 	{in: "ftp://@h/", str: "ftp://@h/", why: "empty user (RFC 1738 §3.2.1)"},
@@ -374,9 +374,9 @@ var lenientCases = []grammarCase{
 	{in: "ftp://Bücher.example/", str: "ftp://xn--bcher-kva.example/", why: "raw UCS in the host (IRI, 2011 draft §6.2) to A-labels"},
 	{in: "ftp://BÜCHER.Example/", str: "ftp://xn--bcher-kva.example/", why: "UTS #46 maps upper case"},
 	{in: "ftp://ĉat.example.com/", str: "ftp://xn--at-0la.example.com/", why: "2011 draft §4.1"},
-	{in: "ftp://a_b.bücher.example/", str: "ftp://a_b.xn--bcher-kva.example/", why: "\"_\" is a label character in an IDN name as in an ASCII one (DESIGN.md \"Grammars\"): no STD3 rules in idna"},
+	{in: "ftp://a_b.bücher.example/", str: "ftp://a_b.xn--bcher-kva.example/", why: "\"_\" is a label character in an IDN name as in an ASCII one (Grammar's doc): no STD3 rules in idna"},
 	{in: "ftp://r3---sn-x.bücher.example/", str: "ftp://r3---sn-x.xn--bcher-kva.example/", why: "\"--\" in the third and fourth places, as browsers allow (UTS #46 CheckHyphens off)"},
-	{in: "ftp://⑴.bücher.example/", err: ErrHost, why: "U+2474 maps to \"(1)\", and \"(\" is no label character (DESIGN.md \"Grammars\")"},
+	{in: "ftp://⑴.bücher.example/", err: ErrHost, why: "U+2474 maps to \"(1)\", and \"(\" is no label character (Grammar's doc)"},
 	{in: "ftp://[::1]:2121/", str: "ftp://[::1]:2121/", why: "IP literal (RFC3986)"},
 	{in: "ftp://my_host.example.com./", str: "ftp://my_host.example.com./", why: "\"_\" and a final dot in names"},
 	{in: "ftp://h:/", str: "ftp://h/", why: "empty port is no port (RFC2396, RFC3986)"},
@@ -405,16 +405,16 @@ var lenientCases = []grammarCase{
 	{in: "ftp://a\u202eb.example/", err: ErrHost, why: "bidi formatting character in the host"},
 	{in: "ftp://h\\evil.example/", err: ErrHost, why: "\"\\\" is never read as \"/\""},
 	{in: "ftp://h evil/", err: ErrHost, why: "a space in the host"},
-	{in: "ftp://a!b.com/", err: ErrHost, why: "sub-delims in a host name (DESIGN.md \"Grammars\")"},
+	{in: "ftp://a!b.com/", err: ErrHost, why: "sub-delims in a host name (Grammar's doc)"},
 	{in: "ftp://h/f;type=ab", err: ErrTypecode, why: "a final \";type=\" not followed by exactly one letter"},
 	{in: "ftp://h/a\x00b", err: ErrControl, why: "raw NUL"},
-	{in: "ftp://h/?a\nb", err: ErrControl, why: "a raw control character anywhere is ErrControl (DESIGN.md precedence)"},
+	{in: "ftp://h/?a\nb", err: ErrControl, why: "a raw control character anywhere is ErrControl (the sentinels' doc)"},
 	{in: "ftp://h/?a%0Ab#c%0D", str: "ftp://h/?a%0Ab#c%0D", why: "query and fragment stay escaped and never reach FTP, so an escaped control character is data there"},
 }
 
 func TestLenientGrammar(t *testing.T) { checkGrammar(t, Lenient, lenientCases) }
 
-// Typecode letters per grammar (DESIGN.md "Grammars"): RFC 1738 §5
+// Typecode letters per grammar (Grammar's doc): RFC 1738 §5
 // ftptype is A, I, D; Regexp::Common's default type is [AIai]; the 2011
 // draft §3.1 typecode is any ALPHA; Lenient accepts what RFC3986 does.
 func TestTypecodeLettersPerGrammar(t *testing.T) {
@@ -447,7 +447,7 @@ func TestTypecodeLettersPerGrammar(t *testing.T) {
 	}
 }
 
-// DESIGN.md "Grammars": Lenient accepts what any strict grammar accepts,
+// Grammar's doc: Lenient accepts what any strict grammar accepts,
 // with the same parts, except RFC 1738 strings that use "?" as data.
 func TestLenientAcceptsStrictGrammarsInputs(t *testing.T) {
 	var inputs []string

@@ -54,7 +54,7 @@ var interopURLs = []string{
 }
 
 // interopCorpus returns interopURLs and the URLs of the mixed corpus
-// (testdata/mixed.txt, issue 4), which come from the wild.
+// (testdata/mixed.txt), which come from the wild.
 func interopCorpus(t *testing.T) []string {
 	t.Helper()
 	return append(append([]string(nil), interopURLs...), readCorpus(t, "testdata/mixed.txt")...)
@@ -80,9 +80,9 @@ func parsedCorpus(t *testing.T) []*URL {
 	return us
 }
 
-// DESIGN.md "Working with the rest of Go": FromURL(u.URL()) is u, for
+// FromURL's doc: FromURL(u.URL()) is u, for
 // every URL the package accepts, in every grammar: part by part (Port
-// 21 equal to 0, as DESIGN.md "String" says) and by Equal.
+// 21 equal to 0, as URL.String's doc says) and by Equal.
 func TestFromURLOfURLIsLossless(t *testing.T) {
 	for _, u := range parsedCorpus(t) {
 		got, err := FromURL(u.URL())
@@ -152,7 +152,7 @@ func TestURLKeepsEscapesInRawPathAndRawFragment(t *testing.T) {
 // URL sets a password with url.UserPassword, even an empty one
 // (RFC 1738 §3.2.1: "ftp://u:@h/" has a password), and none with
 // url.User, so net/url's Redacted hides exactly what ftpurl's Redacted
-// hides (DESIGN.md "Passwords never leak"), and both write the same
+// hides (Error's doc), and both write the same
 // string.
 func TestURLRedactedAgreesWithNetURLRedacted(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
@@ -173,7 +173,7 @@ func TestURLRedactedAgreesWithNetURLRedacted(t *testing.T) {
 }
 
 // URL of a nil *URL is nil, and of the zero URL an empty url.URL, whose
-// String is "" as the zero URL's is (DESIGN.md "String").
+// String is "" as the zero URL's is (URL.String's doc).
 func TestURLOfNilAndZero(t *testing.T) {
 	var n *URL
 	if v := n.URL(); v != nil {
@@ -239,7 +239,7 @@ func TestFromURLHandBuiltNetURL(t *testing.T) {
 }
 
 // FromURL refuses a URL whose scheme is not ftp with ErrScheme
-// (DESIGN.md "Working with the rest of Go"), before looking at anything
+// (FromURL's doc), before looking at anything
 // else, and hides a password in the error. (A nil *url.URL is a
 // programming error, which wraps no sentinel.)
 func TestFromURLRefusesOtherSchemes(t *testing.T) {
@@ -264,7 +264,7 @@ func TestFromURLRefusesOtherSchemes(t *testing.T) {
 }
 
 // An ftp url.URL that ftpurl refuses gives Parse's *Error and sentinel
-// (DESIGN.md "Which sentinel"): FromURL checks as much as Parse does.
+// (the sentinels' doc): FromURL checks as much as Parse does.
 func TestFromURLRefusesWhatParseRefuses(t *testing.T) {
 	for _, tt := range []struct {
 		v    url.URL

@@ -74,8 +74,10 @@ func sameHost(a, b string) bool {
 	return ha == hb && ia == ib
 }
 
-// Percent-encoding, RFC 3986 §2.1. Parse checks every escape before it
-// decodes, so unescape never sees a bad one.
+// Percent-encoding, RFC 3986 §2.1. Parse does not stop at a bad escape:
+// it decodes every part before it reports, so unescape keeps a "%" that
+// is not followed by two hex digits. escape counts first and returns its
+// input unchanged when nothing needs encoding.
 
 // unescape decodes the %XX escapes of s. Parse refuses a bad escape,
 // but it decodes every part before it reports, so a "%" that is not
@@ -212,7 +214,7 @@ func upper(c byte) byte {
 func (u URL) String() string { return u.format(false) }
 
 // Redacted is like String but replaces a password, when the URL has
-// one, with "xxxxx", as net/url's URL.Redacted does: a URL for a log.
+// one, with "xxxxx", as [net/url.URL.Redacted] does: a URL for a log.
 // Like String, it needs a non-nil *URL (see URL).
 func (u URL) Redacted() string { return u.format(true) }
 

@@ -6,11 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// The parser reads the input once, left to right, keeping the escaped
-// text as the source of truth and decoding each part once, at the end,
-// and only when it holds a "%". It does not stop at the first fault: it
-// keeps the fault that ranks first (see the sentinel errors), so that
-// the error does not depend on where in the input the faults are.
+// The parser reads the input left to right, part by part: scheme,
+// authority (one scan finds its end and its last "@", ":" and "]", then
+// userinfo, host and port are read within those bounds), path, query
+// and fragment. It keeps the escaped text as the source of truth and
+// decodes each part once, right after checking it, and only when it
+// holds a "%"; the URL is copied to the heap once, at the end. It does
+// not stop at the first fault: it keeps the fault that ranks first (see
+// the sentinel errors), the earliest one among equals, so that the
+// sentinel does not depend on where in the input the faults are.
 
 // Ranks of the sentinels, most specific first.
 func rank(err error) int {

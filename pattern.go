@@ -17,8 +17,8 @@ import (
 // allowed), a dotted quad is four numbers 0..255 without leading zeros,
 // a host name whose last label is all digits or starts with "0x" is
 // refused, and no percent-escape in the userinfo, host or path encodes a
-// control character. Parse decodes a host before it checks it, and so
-// does the pattern: in Lenient and RFC3986 a host may hold only the
+// control character. [Parse] decodes a host before it checks it, and so
+// does the pattern: in [Lenient] and [RFC3986] a host may hold only the
 // escapes of letters, digits, "-", "_" and "." (%2E separates labels,
 // %30-%39 are digits of a dotted quad) and of bytes outside ASCII.
 //
@@ -56,7 +56,7 @@ import (
 // not know where a URL in prose ends (it matches "ftp://" inside
 // "sftp://" and keeps a final "." of a sentence); FindAll does.
 //
-// For a Grammar that is not one of the four, Pattern returns a pattern
+// For a [Grammar] that is not one of the four, Pattern returns a pattern
 // that matches nothing.
 func (g Grammar) Pattern() string {
 	if !g.valid() {
@@ -235,7 +235,7 @@ const (
 	reEscape     = `%[0-9A-Fa-f]{2}`
 	reEscapeNoCC = `%(?:[2-6][0-9A-Fa-f]|7[0-9A-Ea-e]|[89A-Fa-f][0-9A-Fa-f])`
 	// An escape of a byte outside ASCII: in a host, it makes the name an
-	// IDN, which IDNA checks (DESIGN.md "Parts").
+	// IDN, which IDNA checks (normalizeName's doc).
 	reEscapeNonASCII = `%[89A-Fa-f][0-9A-Fa-f]`
 	// RFC 3986 §3.2.2 dec-octet: 0..255 without leading zeros.
 	reDecOctet = `(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`
@@ -370,7 +370,7 @@ func buildPattern(g Grammar) string {
 // Lenient and RFC 3986: a dotted quad, an IPv6 literal in brackets, or
 // labels of letters, digits, "-" and "_" separated by dots, with an
 // optional final dot. Parse decodes the host before it checks it
-// (DESIGN.md "Parts"), so the only escapes are those of these
+// (Pattern's doc), so the only escapes are those of these
 // characters, read as the characters (%2E a dot, %30-%39 digits), and
 // those of bytes outside ASCII, which make the name an IDN. A last
 // label that is all digits or starts with "0x" makes the host numeric,

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// Tests of Grammar.Pattern (DESIGN.md "Finding ftp URLs in text";
-// issue 5). The fuzz target FuzzPattern is in fuzz_test.go.
+// Tests of Grammar.Pattern (Pattern's doc).
+// The fuzz target FuzzPattern is in fuzz_test.go.
 
 // The examples of Regexp::Common's own tests for $RE{URI}{FTP}
 // (Abigail/Regexp--Common, t/URI/ftp.t), which the seed
@@ -112,7 +112,7 @@ var regexpCommonFTPOracle = func() *regexp.Regexp {
 }()
 
 // RFC2396.Pattern() accepts the language of $RE{URI}{FTP}{-i} apart from
-// the semantic checks that every grammar adds (DESIGN.md "Grammars"):
+// the semantic checks that every grammar adds (Grammar's doc):
 // whatever the pattern matches, the Perl regex matches; whatever the
 // Perl regex matches and the pattern does not, Parse refuses for a port,
 // a host or a control character.
@@ -140,7 +140,7 @@ func TestRFC2396PatternIsRegexpCommonLanguageWithSemanticChecks(t *testing.T) {
 }
 
 // Each grammar's anchored pattern accepts exactly what its Parse accepts
-// (DESIGN.md "Finding ftp URLs in text"), with the named groups holding
+// (Pattern's doc), with the named groups holding
 // the parts, on generated URLs around every edge of the grammars.
 func TestPatternAcceptsExactlyWhatParseAccepts(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
@@ -168,7 +168,7 @@ func TestPatternAcceptsExactlyWhatParseAccepts(t *testing.T) {
 	}
 }
 
-// DESIGN.md: the port is 1..65535, leading zeros allowed; RFC 1738 §5
+// Pattern's doc: the port is 1..65535, leading zeros allowed; RFC 1738 §5
 // port = digits (not empty).
 func TestPatternChecksPortRange(t *testing.T) {
 	for _, tt := range []struct {
@@ -196,7 +196,7 @@ func TestPatternChecksPortRange(t *testing.T) {
 	}
 }
 
-// DESIGN.md "Grammars": a numeric host is a dotted quad of 0..255
+// Grammar's doc: a numeric host is a dotted quad of 0..255
 // without leading zeros; a last label of digits or "0x" makes a host
 // numeric.
 func TestPatternChecksNumericHosts(t *testing.T) {
@@ -221,8 +221,8 @@ func TestPatternChecksNumericHosts(t *testing.T) {
 }
 
 // Parse decodes a host before it checks it, and sends it to IDNA only
-// when the decoded name is not ASCII or has an "xn--" label (DESIGN.md
-// "Parts"), so for every other host the pattern must read an escape as
+// when the decoded name is not ASCII or has an "xn--" label (Pattern's
+// doc), so for every other host the pattern must read an escape as
 // the byte it encodes: %2E is a dot, %30-%39 digits of a numeric host,
 // and an escape of anything a label cannot hold is refused.
 func TestPatternReadsHostEscapesAsParseDoes(t *testing.T) {
@@ -266,8 +266,8 @@ func TestPatternReadsHostEscapesAsParseDoes(t *testing.T) {
 }
 
 // Only a host that Parse sends through IDNA is exempt from the check
-// that Pattern accepts exactly what Parse accepts (DESIGN.md "Finding
-// ftp URLs in text"; "Parts" says which hosts go through IDNA).
+// that Pattern accepts exactly what Parse accepts (Pattern's
+// doc, which also says which hosts go through IDNA).
 func TestOnlyIDNHostsAreExemptFromThePatternCheck(t *testing.T) {
 	for _, tt := range []struct {
 		g    Grammar
@@ -292,7 +292,7 @@ func TestOnlyIDNHostsAreExemptFromThePatternCheck(t *testing.T) {
 }
 
 // Letters are classes, never (?i), which in Go also matches U+212A
-// (Kelvin sign) and U+017F (long s) (DESIGN.md).
+// (Kelvin sign) and U+017F (long s) (Pattern's doc).
 func TestPatternIsCaseInsensitiveWithoutFoldingUnicode(t *testing.T) {
 	flag := regexp.MustCompile(`\(\?[imsU-]+[:)]`)
 	for _, g := range findGrammars {
@@ -472,7 +472,7 @@ func TestPatternIPv6IsWhatParseAccepts(t *testing.T) {
 }
 
 // IDN hosts follow the same label rule as ASCII names: "_" and "--" in
-// any place are allowed (DESIGN.md "Grammars": labels of letters,
+// any place are allowed (Grammar's doc: labels of letters,
 // digits, "-" and "_"; "Parts": IDNA processing as idna.Lookup), so the
 // pattern and FindAll accept the valid IDN hosts that Parse accepts.
 func TestPatternAndFindAllAcceptIDNHostsWithUnderscoreAndHyphens(t *testing.T) {
@@ -483,7 +483,7 @@ func TestPatternAndFindAllAcceptIDNHostsWithUnderscoreAndHyphens(t *testing.T) {
 	} {
 		for _, g := range []Grammar{Lenient, RFC3986} {
 			if g == RFC3986 && !asciiOnly(s) {
-				continue // raw non-ASCII is Lenient's (DESIGN.md "Grammars")
+				continue // raw non-ASCII is Lenient's (Grammar's doc)
 			}
 			u, err := g.Parse(s)
 			if err != nil {

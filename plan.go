@@ -53,47 +53,40 @@ const (
 	NoCWD
 )
 
-var methodNames = [...]string{
+var methodNames = names[Method]{
 	MultiCWD:  "multicwd",
 	SingleCWD: "singlecwd",
 	NoCWD:     "nocwd",
 }
 
-func (m Method) valid() bool { return 0 <= m && int(m) < len(methodNames) }
+func (m Method) valid() bool { return methodNames.valid(m) }
 
 // String returns "multicwd", "singlecwd" or "nocwd", the names curl's
 // --ftp-method option takes, and "Method(n)" for any other value.
 func (m Method) String() string {
-	if m.valid() {
-		return methodNames[m]
-	}
-	return "Method(" + strconv.Itoa(int(m)) + ")"
+	return methodNames.str(m, "Method")
 }
 
-// MarshalText returns the name that String returns, so that a Method
-// can be a flag (flag.TextVar) or a configuration value. An unknown
+// MarshalText returns the name that String returns, so that a [Method]
+// can be a flag ([flag.TextVar]) or a configuration value. An unknown
 // Method is an error.
 func (m Method) MarshalText() ([]byte, error) {
-	if !m.valid() {
-		return nil, fmt.Errorf("ftpurl: unknown method %d", int(m))
-	}
-	return []byte(methodNames[m]), nil
+	return methodNames.marshal(m, "Method")
 }
 
 // UnmarshalText sets m to the method named by text, one of the names
 // that String returns, in any ASCII case.
 func (m *Method) UnmarshalText(text []byte) error {
-	for i, name := range methodNames {
-		if equalFoldASCII(string(text), name) {
-			*m = Method(i)
-			return nil
-		}
+	v, err := methodNames.unmarshal(text, "Method")
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("ftpurl: unknown method %q (want multicwd, singlecwd or nocwd)", text)
+	*m = v
+	return nil
 }
 
 // A PlanOption changes how Plan builds a Plan. The options are
-// WithMethod and WithAbsolutePaths; a nil PlanOption is ignored.
+// [WithMethod] and [WithAbsolutePaths]; a nil PlanOption is ignored.
 type PlanOption func(*planConfig)
 
 type planConfig struct {
@@ -101,9 +94,9 @@ type planConfig struct {
 	absolute bool
 }
 
-// WithMethod selects how the Plan changes directory: MultiCWD (the
-// default), SingleCWD or NoCWD. Plan refuses a Method other than these
-// three, rather than guess, with an *Error that wraps no sentinel: it is
+// WithMethod selects how the Plan changes directory: [MultiCWD] (the
+// default), [SingleCWD] or [NoCWD]. Plan refuses a [Method] other than these
+// three, rather than guess, with an *[Error] that wraps no sentinel: it is
 // a programming error, not a fault of the URL.
 func WithMethod(m Method) PlanOption { return func(c *planConfig) { c.method = m } }
 
@@ -111,8 +104,8 @@ func WithMethod(m Method) PlanOption { return func(c *planConfig) { c.method = m
 // system, the convention that the 1997 draft §3.1 describes and that
 // browsers follow, instead of from the login directory as RFC 1738
 // §3.2.2 and the 2011 draft §3.2.3 do. The Plan then starts with
-// "CWD /" (MultiCWD), or the joined path gets a leading "/" (SingleCWD,
-// NoCWD). As that section proposes, a first directory "~" stands for
+// "CWD /" ([MultiCWD]), or the joined path gets a leading "/" ([SingleCWD],
+// [NoCWD]). As that section proposes, a first directory "~" stands for
 // the login directory: it is dropped, and the path stays relative, so
 // ftp://host/~/foo/bar.html sends "CWD foo" and "RETR bar.html", and
 // ftp://host/~ and ftp://host/~/ list the login directory.
@@ -146,47 +139,40 @@ const (
 	RetrieveOrList
 )
 
-var actionNames = [...]string{
+var actionNames = names[Action]{
 	Retrieve:       "retrieve",
 	List:           "list",
 	NameList:       "name-list",
 	RetrieveOrList: "retrieve-or-list",
 }
 
-func (a Action) valid() bool { return 0 < a && int(a) < len(actionNames) }
+func (a Action) valid() bool { return actionNames.valid(a) }
 
 // String returns "retrieve", "list", "name-list" or "retrieve-or-list",
 // and "Action(n)" for any other value.
 func (a Action) String() string {
-	if a.valid() {
-		return actionNames[a]
-	}
-	return "Action(" + strconv.Itoa(int(a)) + ")"
+	return actionNames.str(a, "Action")
 }
 
 // MarshalText returns the name that String returns, so that a Plan
 // encodes to JSON with a readable action. An unknown Action is an error.
 func (a Action) MarshalText() ([]byte, error) {
-	if !a.valid() {
-		return nil, fmt.Errorf("ftpurl: unknown action %d", int(a))
-	}
-	return []byte(actionNames[a]), nil
+	return actionNames.marshal(a, "Action")
 }
 
 // UnmarshalText sets a to the action named by text, one of the names
 // that String returns, in any ASCII case.
 func (a *Action) UnmarshalText(text []byte) error {
-	for i, name := range actionNames {
-		if i > 0 && equalFoldASCII(string(text), name) {
-			*a = Action(i)
-			return nil
-		}
+	v, err := actionNames.unmarshal(text, "Action")
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("ftpurl: unknown action %q (want retrieve, list, name-list or retrieve-or-list)", text)
+	*a = v
+	return nil
 }
 
 // A Plan is what an FTP client sends for a URL after it has logged in
-// (see URL.Login): the arguments of the 2011 draft §3.2's HOST and
+// (see [URL.Login]): the arguments of the 2011 draft §3.2's HOST and
 // §3.2.3's commands. Commands renders them as lines. A Plan holds
 // decoded octets: an argument may hold "/" (from "%2F") and need not be
 // UTF-8 (the draft's §3.3 sends octets outside ASCII as they are).
@@ -206,8 +192,8 @@ type Plan struct {
 //     nothing: 2011 draft §3.2.3 (1), Note);
 //   - "TYPE A", "TYPE E", "TYPE I" or "TYPE U" (§3.2.3 (2)), the
 //     argument in upper case as RFC 959 §5.3.2 writes it;
-//   - "RETR name" for Retrieve and RetrieveOrList, "LIST" or "LIST name"
-//     for List, "NLST" or "NLST name" for NameList (§3.2.3 (4a)-(4d)).
+//   - "RETR name" for [Retrieve] and [RetrieveOrList], "LIST" or "LIST name"
+//     for [List], "NLST" or "NLST name" for [NameList] (§3.2.3 (4a)-(4d)).
 //
 // The lines of Fallback are not among them: a client sends them, from
 // Fallback.Commands, only when the server refuses the RETR. HOST, which a
@@ -215,7 +201,7 @@ type Plan struct {
 // data connection (PASV, EPSV, PORT, EPRT; §3.2.3 (3)) are the client's
 // business and not among the lines either.
 //
-// A Plan that URL.Plan returned always renders. A Plan built or changed
+// A Plan that [URL.Plan] returned always renders. A Plan built or changed
 // by hand gets the checks that URL.Plan applies to its own: Commands
 // returns nil when an argument (Host included) holds CR, LF or NUL, when
 // Type is not a, e, i or u (in either case), when Action is not one of
@@ -312,7 +298,7 @@ func lineBreakFault(what, s string) *planFault {
 
 // Plan returns the arguments of the commands that retrieve the resource
 // that u names, following the 2011 draft §3.2.3 step by step, with
-// MultiCWD and a path relative to the login directory unless options
+// [MultiCWD] and a path relative to the login directory unless options
 // say otherwise:
 //
 //   - Host is u's host as HOST takes it (§3.2.1): A-labels (§6.3.1), an
@@ -322,7 +308,7 @@ func lineBreakFault(what, s string) *planFault {
 //     with an empty argument, which servers answer four different ways.
 //     Dot segments are sent as they are. A directory that begins with
 //     "/" (from "%2F") is an absolute path, and the directories before
-//     it are not sent, in every Method: ftp://h/a/%2Fetc/motd sends
+//     it are not sent, in every [Method]: ftp://h/a/%2Fetc/motd sends
 //     "CWD /etc", never a "CWD a" that fails where a does not exist. A
 //     Name that begins with "/" drops them all the same.
 //   - Type: every Plan sends exactly one TYPE. The typecodes a, e, i and
@@ -332,33 +318,33 @@ func lineBreakFault(what, s string) *planFault {
 //     default) before LIST and NLST, whose listings are text. curl makes
 //     the same choice. A server left in its ASCII default would turn
 //     every LF of a binary file into CRLF.
-//   - Action: Name "" lists the directory reached: List (4a), or
-//     NameList with typecode d; typecode d with a Name is NameList of
-//     Name (4b); a, e, i, u is Retrieve (4c); no typecode or an
-//     undefined letter is RetrieveOrList (4d).
+//   - Action: Name "" lists the directory reached: [List] (4a), or
+//     [NameList] with typecode d; typecode d with a Name is NameList of
+//     Name (4b); a, e, i, u is [Retrieve] (4c); no typecode or an
+//     undefined letter is [RetrieveOrList] (4d).
 //   - Fallback, for RetrieveOrList only: when the server refuses the
 //     RETR with 550 (also a 550 that comes after the 150 that opened the
 //     transfer), the client runs Fallback from where the Plan left it:
-//     "CWD Name" (with NoCWD, CWD of the whole path), "TYPE A" and
+//     "CWD Name" (with [NoCWD], CWD of the whole path), "TYPE A" and
 //     "LIST". A CWD fails for a missing name, where "LIST name" would
 //     answer 226 with nothing and look like an empty directory.
 //
-// WithMethod(SingleCWD) and WithMethod(NoCWD) join the non-null
+// WithMethod([SingleCWD]) and WithMethod(NoCWD) join the non-null
 // directories (and, for NoCWD, Name) with "/", where an element that
 // begins with "/" discards what came before it; no "/" is added after
-// an element that already ends with one. WithAbsolutePaths starts the
+// an element that already ends with one. [WithAbsolutePaths] starts the
 // path at the root (1997 draft §3.1).
 //
 // Plan never lets a URL value inject a command, however it was built:
-// it refuses with an *Error whose Err is ErrControl a user, password,
-// host, directory, name or typecode that holds CR, LF or NUL (Parse
+// it refuses with an *[Error] whose Err is [ErrControl] a user, password,
+// host, directory, name or typecode that holds CR, LF or NUL ([Parse]
 // refuses every control character, so only a URL built by hand gets
 // there). So a nil error means that every argument a client sends, USER
-// and PASS included, is safe. It refuses with ErrPath a LIST or NLST
+// and PASS included, is safe. It refuses with [ErrPath] a LIST or NLST
 // argument that begins with "-", which servers read as options of ls
 // (RETR and CWD arguments may begin with "-"). A URL built by hand is
-// also refused with ErrHost when its host is empty or not a valid host
-// (as Parse would refuse it), and with ErrTypecode when its Type is not
+// also refused with [ErrHost] when its host is empty or not a valid host
+// (as Parse would refuse it), and with [ErrTypecode] when its Type is not
 // an ASCII letter. The error's Op is "plan", its URL is u.Redacted()
 // (cut to 256 bytes), and its Offset is -1: a URL value has no input to
 // point into.

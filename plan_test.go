@@ -40,7 +40,7 @@ func mustPlan(t *testing.T, raw string, opts ...PlanOption) *Plan {
 
 // wantPlanError checks that err is the *Error that Plan returns for u:
 // Op "plan", URL u.Redacted(), Offset -1, and Err exactly sentinel
-// (DESIGN.md "The API": one sentinel; Plan's doc: Offset -1).
+// (Error's doc: one sentinel; Plan's doc: Offset -1).
 func wantPlanError(t *testing.T, u *URL, err, sentinel error) {
 	t.Helper()
 	var e *Error
@@ -58,7 +58,7 @@ func wantPlanError(t *testing.T, u *URL, err, sentinel error) {
 	}
 }
 
-// DESIGN.md "Login and Plan", 2011 draft §3.2.2, 1997 draft §2.1,
+// Login's doc, 2011 draft §3.2.2, 1997 draft §2.1,
 // RFC 1635 (anonymous FTP).
 func TestLoginFollowsTheAnonymousConventionAndTheURLsCredentials(t *testing.T) {
 	tests := []struct {
@@ -104,7 +104,7 @@ func TestLoginFollowsTheAnonymousConventionAndTheURLsCredentials(t *testing.T) {
 	}
 }
 
-// DESIGN.md "Login and Plan": a user or password holding CR, LF or NUL
+// Login's doc: a user or password holding CR, LF or NUL
 // (only a hand-built URL can) gives "", "", false; RFC 959 §4.1.3.
 func TestLoginRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 	for _, ui := range []*Userinfo{
@@ -137,7 +137,7 @@ func TestLoginRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 }
 
 // 2011 draft §3.2.3 (2) and (4a)-(4d); RFC 1738 §3.2.2 for d;
-// DESIGN.md "Login and Plan": the Action and TYPE of every typecode.
+// URL.Plan's doc: the Action and TYPE of every typecode.
 func TestActionAndTypeFollowTheTypecode(t *testing.T) {
 	tests := []struct {
 		raw    string
@@ -208,7 +208,7 @@ func TestNullCWDSegmentsSendNoCWD(t *testing.T) {
 	}
 }
 
-// DESIGN.md "Login and Plan": SingleCWD and NoCWD join the non-null
+// URL.Plan's doc: SingleCWD and NoCWD join the non-null
 // Dirs (and, for NoCWD, Name) with "/", an element beginning with "/"
 // discarding what came before; WithAbsolutePaths per the 1997 draft
 // §3.1. Each row gives the lines for MultiCWD, SingleCWD and NoCWD,
@@ -318,7 +318,7 @@ func TestMethodsAndAbsolutePathsReachTheSameResource(t *testing.T) {
 	}
 }
 
-// DESIGN.md "Login and Plan": MultiCWD is the default, and a nil
+// URL.Plan's doc: MultiCWD is the default, and a nil
 // option is ignored; the last WithMethod wins.
 func TestPlanDefaultsToMultiCWDRelative(t *testing.T) {
 	u := MustParse("ftp://h/a/b/f;type=i")
@@ -348,7 +348,7 @@ func TestPlanDirsDoNotAliasTheURL(t *testing.T) {
 }
 
 // 2011 draft §3.2.1: HOST takes the <host>; §6.3.1: in A-labels; the
-// Plan's Host keeps IPv6 in brackets (DESIGN.md "Login and Plan").
+// Plan's Host keeps IPv6 in brackets (URL.Plan's doc).
 func TestPlanHostIsTheHOSTArgument(t *testing.T) {
 	for raw, want := range map[string]string{
 		"ftp://example.com:49557/":             "example.com",
@@ -387,8 +387,8 @@ func TestPlanHostIsTheHOSTArgument(t *testing.T) {
 }
 
 // Plan's doc: a hand-built URL that Parse would refuse for its host or
-// typecode is refused, not guessed at (DESIGN.md: "never guess
-// silently: refuse with a clear error instead").
+// typecode is refused, not guessed at (URL.Plan's doc: refused "as
+// Parse would refuse it").
 func TestPlanRefusesHandBuiltURLsThatParseWouldRefuse(t *testing.T) {
 	tests := []struct {
 		u    *URL
@@ -516,7 +516,7 @@ type draftDialog struct {
 	action  Action
 }
 
-// The readings of issue 3: data-connection and FEAT lines dropped; TYPE
+// The readings compared: data-connection and FEAT lines dropped; TYPE
 // in upper case (RFC 959 §5.3.2); for (4d) only the RETR attempt; a
 // listing line (MLSD, LIST, NLST) is compared with our listing line by
 // its argument; the draft's "<e2.98.83>" octet notation is decoded, and
@@ -763,7 +763,7 @@ func TestDraft2011DialogsAreTheSeeds(t *testing.T) {
 }
 
 // The 1997 draft §2.5's three examples, from CWD onward. The third one
-// is a named difference (DESIGN.md "Login and Plan"): the 1997 draft
+// is a named difference (URL.Plan's doc): the 1997 draft
 // sends "CWD " with a null argument for the null segment; ftpurl
 // follows the 2011 draft §3.2.3 (1), Note, and sends nothing.
 func TestDraft1997Section25Dialogs(t *testing.T) {
@@ -849,7 +849,7 @@ func TestDraft1997Section31AbsolutePaths(t *testing.T) {
 // cut a command (CR, LF, NUL), raw or percent-encoded, in the user,
 // the password, the host, every path position and the typecode, is
 // ErrControl at the offset where it begins, in every grammar
-// (DESIGN.md "Grammars": no part holds a control character, raw or
+// (Grammar's doc: no part holds a control character, raw or
 // decoded; RFC 959 §4.1.3).
 func TestParseRefusesInjectionAtTheRightOffset(t *testing.T) {
 	attacks := []string{
@@ -935,7 +935,7 @@ func TestParseRefusesKnownInjectionURLs(t *testing.T) {
 
 // Injection through a URL built by hand: Plan refuses any argument
 // holding CR, LF or NUL with ErrControl, with every method and with or
-// without WithAbsolutePaths (DESIGN.md "Login and Plan"), and Commands
+// without WithAbsolutePaths (URL.Plan's doc), and Commands
 // renders nothing for a Plan built by hand that holds one.
 func TestPlanRefusesHandBuiltInjection(t *testing.T) {
 	base := func() *URL {

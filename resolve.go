@@ -11,14 +11,14 @@ import (
 // "g", "../g", "/g", "//host/g", "?q", "#f", "" and absolute ones.
 //
 // The base is u as String writes it. The reference is read with
-// Lenient's rules, so it may hold raw spaces and Unicode, which the
+// [Lenient]'s rules, so it may hold raw spaces and Unicode, which the
 // result percent-encodes; it is split the way RFC 3986 Appendix B
 // splits it, so a ":" before the first "/", "?" or "#" ends a scheme
 // (write "./a:b" for a relative path whose first segment holds ":",
 // §4.2).
 //
 // Dot segments "." and ".." are removed from the target path as §5.2.4
-// says (unlike Parse, which keeps them as CWD arguments); one spelled
+// says (unlike [Parse], which keeps them as CWD arguments); one spelled
 // "%2E" counts too, since it is the same segment once decoded (§6.2.2.2,
 // and Parse reads it so). A segment holding "%2F" is one segment: ".."
 // removes it whole. A final ";type=X" belongs to the segment it ends, so
@@ -28,11 +28,11 @@ import (
 // "#f" keeps both.
 //
 // The target is parsed with Lenient. A reference with a scheme other
-// than ftp is ErrScheme; "ftp:g", strictly an absolute URL with no
-// authority (§5.2.2, §5.4.2), is ErrHost, as is any target without a
+// than ftp is [ErrScheme]; "ftp:g", strictly an absolute URL with no
+// authority (§5.2.2, §5.4.2), is [ErrHost], as is any target without a
 // host; a nil u is a base without a host, so only a reference with an
 // authority ("//host/g") resolves against it. A fault in the reference
-// gives an *Error that quotes ref and
+// gives an *[Error] that quotes ref and
 // points into it; a base built by hand that String cannot make valid
 // gives the *Error of the resolved URL.
 func (u *URL) ResolveReference(ref string) (*URL, error) {

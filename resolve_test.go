@@ -10,7 +10,7 @@ import (
 // the scheme ftp.
 //
 // Lenient reads the last segment "d;p" as a name: ";p" is not a final
-// ";type=", so ";" is data (DESIGN.md "Parts", Typecode), and String
+// ";type=", so ";" is data (Typecode's doc), and String
 // writes the base as "ftp://a/b/c/d%3Bp?q". §5.2 on that string gives
 // the same segments as on "d;p": the ";" never splits a path, so every
 // target of §5.4 is the one the RFC lists, and each is checked with
@@ -102,8 +102,8 @@ func TestResolveReferenceRFC3986AbnormalExamples(t *testing.T) {
 }
 
 // RFC 3986 §5.4.1 "g:h" and §5.4.2 "http:g": a strict parser takes a
-// scheme as written, so both are absolute and not ftp (DESIGN.md
-// "Working with the rest of Go": another scheme is ErrScheme).
+// scheme as written, so both are absolute and not ftp (ResolveReference's
+// doc: another scheme is ErrScheme).
 func TestResolveReferenceOtherSchemeIsErrScheme(t *testing.T) {
 	base := MustParse(rfcBase)
 	for _, ref := range []string{"g:h", "http:g", "http://a/b/c/g", "sftp://a/g", ":g", "1a:b", "a b:c"} {
@@ -126,7 +126,7 @@ func TestResolveReferenceOtherSchemeIsErrScheme(t *testing.T) {
 
 // RFC 3986 §5.2.2 with strict set: "ftp:g" keeps its own (missing)
 // authority instead of borrowing the base's, and an ftp URL without a
-// host is ErrHost (DESIGN.md "Working with the rest of Go").
+// host is ErrHost (ResolveReference's doc).
 func TestResolveReferenceStrictFTPWithoutAuthorityIsErrHost(t *testing.T) {
 	base := MustParse(rfcBase)
 	for _, tt := range []struct {
@@ -155,7 +155,7 @@ func TestResolveReferenceStrictFTPWithoutAuthorityIsErrHost(t *testing.T) {
 
 // An absolute ftp reference is the target, with its dot segments
 // removed (RFC 3986 §5.2.2 "if defined(R.scheme)": remove_dot_segments),
-// unlike Parse, which keeps them as CWD arguments (DESIGN.md "String").
+// unlike Parse, which keeps them as CWD arguments (URL.String's doc).
 func TestResolveReferenceAbsoluteFTPReferenceRemovesDotSegments(t *testing.T) {
 	checkResolve(t, MustParse(rfcBase), []resolveCase{
 		{"ftp://x/a/./b/../c", "ftp://x/a/c"},
@@ -257,8 +257,8 @@ func TestResolveReferenceBaseDotSegments(t *testing.T) {
 	})
 }
 
-// The reference is read with Lenient's rules (DESIGN.md "Working with
-// the rest of Go"): raw spaces, Unicode and other printable ASCII are
+// The reference is read with Lenient's rules (ResolveReference's
+// doc): raw spaces, Unicode and other printable ASCII are
 // accepted, and the result is percent-encoded like Parse would do.
 func TestResolveReferenceReadsTheReferenceLeniently(t *testing.T) {
 	checkResolve(t, MustParse(rfcBase), []resolveCase{
@@ -274,8 +274,8 @@ func TestResolveReferenceReadsTheReferenceLeniently(t *testing.T) {
 }
 
 // A fault in the reference is the *Error of Parse's rules, pointing
-// into the reference, with the sentinel Parse would give (DESIGN.md
-// "Which sentinel, most specific first") and the password hidden.
+// into the reference, with the sentinel Parse would give (the
+// sentinels' doc: most specific first) and the password hidden.
 func TestResolveReferenceErrorsPointIntoTheReference(t *testing.T) {
 	base := MustParse(rfcBase)
 	for _, tt := range []struct {
@@ -324,7 +324,7 @@ func TestResolveReferenceErrorsPointIntoTheReference(t *testing.T) {
 }
 
 // resolveNoPanic is base.ResolveReference(ref), with a panic reported
-// as a test failure ("Never panic on any input", BRIEF), so that one
+// as a test failure (no input may make it panic), so that one
 // bad input does not stop the other tests.
 func resolveNoPanic(t *testing.T, base *URL, ref string) (u *URL, err error) {
 	t.Helper()
@@ -356,8 +356,8 @@ func TestResolveReferenceWithoutBaseHostIsErrHost(t *testing.T) {
 	}
 }
 
-// The base is used as String writes it (DESIGN.md "Working with the
-// rest of Go"): a hand-built base is normalized, and one that String
+// The base is used as String writes it (ResolveReference's
+// doc): a hand-built base is normalized, and one that String
 // cannot make valid gives the *Error of the resolved URL.
 func TestResolveReferenceHandBuiltBase(t *testing.T) {
 	base := &URL{Host: "A.Example", Port: 21, Dirs: []string{"x"}, Name: "F", Type: 'I'}

@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// A URL is text wherever Go takes text (DESIGN.md "Working with the
-// rest of Go"): the value receivers make both URL and *URL marshalers.
+// A URL is text wherever Go takes text (URL.MarshalText's
+// doc): the value receivers make both URL and *URL marshalers.
 var (
 	_ encoding.TextAppender    = URL{}
 	_ encoding.TextMarshaler   = URL{}
@@ -19,8 +19,8 @@ var (
 	_ encoding.TextUnmarshaler = (*URL)(nil)
 )
 
-// MarshalText and AppendText write String (DESIGN.md "String: the
-// normalized form"), the password included, and "" for the zero URL.
+// MarshalText and AppendText write String (URL.MarshalText's
+// doc), the password included, and "" for the zero URL.
 func TestMarshalTextIsString(t *testing.T) {
 	for _, u := range append(parsedCorpus(t), &URL{}, &URL{Host: "H", Port: 21, Type: 'D'}) {
 		b, err := u.MarshalText()
@@ -42,7 +42,7 @@ func TestMarshalTextIsString(t *testing.T) {
 }
 
 // UnmarshalText(MarshalText(u)) is u for every URL the package accepts,
-// in every grammar (DESIGN.md "String": Parse(u.String()) equals u).
+// in every grammar (URL.String's doc: Parse(u.String()) equals u).
 func TestTextRoundTrip(t *testing.T) {
 	for _, u := range parsedCorpus(t) {
 		b, _ := u.MarshalText()
@@ -57,8 +57,8 @@ func TestTextRoundTrip(t *testing.T) {
 	}
 }
 
-// An empty text is the zero URL (DESIGN.md: "" unmarshals to the zero
-// URL), whatever the URL held before.
+// An empty text is the zero URL (URL.UnmarshalText's doc:
+// "an empty text to the zero URL"), whatever the URL held before.
 func TestUnmarshalTextEmptyIsZeroURL(t *testing.T) {
 	for _, text := range [][]byte{nil, {}} {
 		u := *MustParse("ftp://u:p@h:2121/a/b;type=i?q#f")

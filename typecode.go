@@ -21,8 +21,8 @@ const (
 	TypeDirectory Typecode = 'd' // a directory listing: NLST (RFC 1738 §3.2.2)
 )
 
-// String returns the typecode's letter in lower case, as URL.String
-// writes it; "" for TypeNone; and "Typecode(0x0a)" for a value that is
+// String returns the typecode's letter in lower case, as [URL.String]
+// writes it; "" for [TypeNone]; and "Typecode(0x0a)" for a value that is
 // not an ASCII letter, which only a URL built by hand can hold.
 func (t Typecode) String() string {
 	if t == TypeNone {
@@ -35,8 +35,8 @@ func (t Typecode) String() string {
 }
 
 // AppendText appends the typecode's letter in lower case to b, and
-// nothing for TypeNone, so that a Typecode is text in JSON, flags and
-// configuration files (encoding.TextAppender). A value that is not an
+// nothing for [TypeNone], so that a [Typecode] is text in JSON, flags and
+// configuration files ([encoding.TextAppender]). A value that is not an
 // ASCII letter, which only a URL built by hand can hold, is an error.
 func (t Typecode) AppendText(b []byte) ([]byte, error) {
 	if t == TypeNone {
@@ -50,16 +50,16 @@ func (t Typecode) AppendText(b []byte) ([]byte, error) {
 }
 
 // MarshalText returns the typecode's letter in lower case, "" for
-// TypeNone (encoding.TextMarshaler): in JSON a Typecode is "i", not
+// [TypeNone] ([encoding.TextMarshaler]): in JSON a [Typecode] is "i", not
 // its byte value 105.
 func (t Typecode) MarshalText() ([]byte, error) {
 	return t.AppendText(nil)
 }
 
 // UnmarshalText sets t from one ASCII letter in any case, stored in
-// lower case as Parse stores it (RFC 1738 §3.2.2: the typecode is
-// case-insensitive), and an empty text to TypeNone
-// (encoding.TextUnmarshaler). Any other text is an error and leaves t
+// lower case as [Parse] stores it (RFC 1738 §3.2.2: the typecode is
+// case-insensitive), and an empty text to [TypeNone]
+// ([encoding.TextUnmarshaler]). Any other text is an error and leaves t
 // unchanged.
 func (t *Typecode) UnmarshalText(text []byte) error {
 	switch len(text) {

@@ -11,19 +11,19 @@ type Userinfo struct {
 	passwordSet bool
 }
 
-// User returns a Userinfo with the given user name and no password.
+// User returns a [Userinfo] with the given user name and no password.
 func User(name string) *Userinfo {
 	return &Userinfo{username: name}
 }
 
-// UserPassword returns a Userinfo with the given user name and password.
+// UserPassword returns a [Userinfo] with the given user name and password.
 // RFC 3986 §3.2.1 deprecates passwords in URLs; FTP still uses them
-// (2011 draft §3.2.2), so Redacted and Error hide them.
+// (2011 draft §3.2.2), so Redacted and [Error] hide them.
 func UserPassword(name, password string) *Userinfo {
 	return &Userinfo{username: name, password: password, passwordSet: true}
 }
 
-// Username returns the decoded user name; "" for a nil Userinfo.
+// Username returns the decoded user name; "" for a nil [Userinfo].
 func (ui *Userinfo) Username() string {
 	if ui == nil {
 		return ""
@@ -88,7 +88,7 @@ const (
 //     "anonymous", with the URL's password when it has one (even an
 //     empty one) and "anonymous@" otherwise;
 //   - a user or password holding CR, LF or NUL, which only a URL value
-//     built by hand can have (Parse refuses every control character):
+//     built by hand can have ([Parse] refuses every control character):
 //     "", "", false. Such a URL cannot log in safely (RFC 959 §4.1.3).
 //
 // Login of a nil *URL is "", "", false.

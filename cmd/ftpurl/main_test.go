@@ -62,7 +62,7 @@ func runTable(t *testing.T, tests []cmdTest) {
 	}
 }
 
-// DESIGN.md "String: the normalized form" and "cmd/ftpurl": each URL,
+// URL.String's doc and the command's doc: each URL,
 // from the arguments or from stdin one a line, is printed normalized.
 func TestPrintsEachURLNormalized(t *testing.T) {
 	runTable(t, []cmdTest{{
@@ -82,7 +82,7 @@ func TestPrintsEachURLNormalized(t *testing.T) {
 			"ftp://h/a%5Cb\n" +
 			"ftp://alice:p%40ss%3Aw@h/\n"},
 	}, {
-		// DESIGN.md "cmd/ftpurl": one a line, white space and CR trimmed,
+		// the command's doc: one a line, white space and CR trimmed,
 		// empty lines skipped.
 		name:  "stdin lines trimmed",
 		stdin: "ftp://a/b\r\n\n   \r\n\t ftp://B/c  \nftp://d/e",
@@ -93,7 +93,7 @@ func TestPrintsEachURLNormalized(t *testing.T) {
 		want:  result{},
 	}, {
 		// Arguments are taken as given: Parse never trims white space
-		// (DESIGN.md "Lenient").
+		// (Lenient's doc).
 		name: "argument not trimmed",
 		args: []string{" ftp://h/"},
 		want: result{
@@ -103,7 +103,7 @@ func TestPrintsEachURLNormalized(t *testing.T) {
 	}})
 }
 
-// DESIGN.md "cmd/ftpurl": an invalid URL prints its error on standard
+// the command's doc: an invalid URL prints its error on standard
 // error, the next URL is still processed, and the exit status is 1.
 func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
 	runTable(t, []cmdTest{{
@@ -124,7 +124,7 @@ func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
 			status: 1,
 		},
 	}, {
-		// DESIGN.md "Which sentinel": a "%" not followed by two hex
+		// the sentinels' doc: a "%" not followed by two hex
 		// digits is ErrEscape, also at the very end of the input; the
 		// URLs after it are still processed.
 		name: "truncated escape at the end",
@@ -136,8 +136,8 @@ func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
 		},
 	}, {
 		// The 2017 Python/Java injection shape (bpo-30119): refused,
-		// and the error hides the password (DESIGN.md "Passwords never
-		// leak").
+		// and the error hides the password (ftpurl.Error's
+		// doc).
 		name: "injection in the password",
 		args: []string{"-json", "ftp://foo:bar%0d%0aINJECTED@example.net/file.png"},
 		want: result{
@@ -154,7 +154,7 @@ func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
 	}})
 }
 
-// DESIGN.md "Grammars": -grammar selects the grammar (flag.TextVar on
+// Grammar's doc: -grammar selects the grammar (flag.TextVar on
 // ftpurl.Grammar).
 func TestGrammarFlagSelectsGrammar(t *testing.T) {
 	runTable(t, []cmdTest{{
@@ -223,7 +223,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		args: []string{"-find", "ftp://h/"},
 		want: result{stderr: "ftpurl: -find reads text on standard input and takes no arguments\n" + hint, status: 2},
 	}, {
-		// Issue 6: unknown names are an error that lists the known ones;
+		// Unknown names are an error that lists the known ones;
 		// nothing is printed for any URL.
 		name: "unknown template name",
 		args: []string{"-get", "{host}:{prot}", "ftp://h/"},
@@ -241,7 +241,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}})
 }
 
-// Issue 6 "-get TEMPLATE": parts by name, each as String writes it; the
+// "-get TEMPLATE": parts by name, each as String writes it; the
 // port is 21 when absent (RFC 1738 §3.2); the password is xxxxx.
 func TestGetPrintsPartsByName(t *testing.T) {
 	const all = "{url}|{scheme}|{user}|{password}|{host}|{port}|{address}|{path}|{dirs}|{name}|{type}|{query}|{fragment}"
@@ -286,11 +286,11 @@ func TestGetPrintsPartsByName(t *testing.T) {
 	}})
 }
 
-// Issue 3 and DESIGN.md "Login and Plan": -plan prints the login lines,
+// URL.Plan's doc: -plan prints the login lines,
 // never the password, then Plan.Commands().
 func TestPlanPrintsCommands(t *testing.T) {
 	runTable(t, []cmdTest{{
-		// DESIGN.md's example: %2F makes one CWD argument /etc; a user
+		// URL.Plan's doc: %2F makes one CWD argument /etc; a user
 		// without a password must be asked for one ("PASS ?").
 		name: "user without password, %2F",
 		args: []string{"-plan", "ftp://user@example.com/%2Fetc/motd;type=a"},
@@ -302,7 +302,7 @@ func TestPlanPrintsCommands(t *testing.T) {
 		args: []string{"-plan", "ftp://ftp.example.com/pub/", "ftp://alice:s3cret@h/pub;type=d"},
 		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nTYPE A\nLIST\n\nUSER alice\nPASS xxxxx\nTYPE A\nNLST pub\n"},
 	}, {
-		// DESIGN.md "SingleCWD and NoCWD join the non-null Dirs".
+		// URL.Plan's doc: SingleCWD and NoCWD join the non-null Dirs.
 		name: "singlecwd",
 		args: []string{"-plan", "-method", "singlecwd", "ftp://h/a/b/c.txt;type=i"},
 		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD a/b\nTYPE I\nRETR c.txt\n"},
@@ -320,8 +320,8 @@ func TestPlanPrintsCommands(t *testing.T) {
 		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD /\nCWD pub\nTYPE I\nRETR f\n" +
 			"# when RETR is refused (550), list the name instead:\nCWD f\nTYPE A\nLIST\n"},
 	}, {
-		// DESIGN.md "Plan refuses with ErrPath a LIST or NLST argument
-		// beginning with -": the URL fails, the next one is planned.
+		// URL.Plan's doc: Plan refuses with ErrPath a LIST or NLST
+		// argument beginning with "-": the URL fails, the next one is planned.
 		name:   "plan error",
 		args:   []string{"-plan", "ftp://h/-la;type=d", "ftp://h/f"},
 		want:   result{stdout: "USER anonymous\nPASS xxxxx\nTYPE I\nRETR f\n" + "# when RETR is refused (550), list the name instead:\nCWD f\nTYPE A\nLIST\n", stderr: `ftpurl: plan "ftp://h/-la;type=d": invalid path`, status: 1},
@@ -329,7 +329,7 @@ func TestPlanPrintsCommands(t *testing.T) {
 	}})
 }
 
-// Issue 2 and 3: -json prints one object a URL with its parts, login and
+// -json prints one object a URL with its parts, login and
 // plan; the password appears only as xxxxx.
 func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 	runTable(t, []cmdTest{{
@@ -343,8 +343,8 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 		want: result{stdout: `{"url":"ftp://[2001:db8::1]:2121/?q&a#f","host":"2001:db8::1","port":2121,"address":"[2001:db8::1]:2121","path":"/","dirs":[],"name":"",` +
 			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n"},
 	}, {
-		// The action is Action.MarshalText's name (DESIGN.md "Login and
-		// Plan"): NLST for type d (2011 draft §3.2.3 (4b)), RETR-or-LIST
+		// The action is Action.MarshalText's name (Action's
+		// doc): NLST for type d (2011 draft §3.2.3 (4b)), RETR-or-LIST
 		// without a typecode (4d); -method reads its name in any ASCII
 		// case (Method.UnmarshalText), NoCWD joining the path.
 		name: "name-list and retrieve-or-list, method in upper case",
@@ -377,7 +377,7 @@ func TestJSONPlanErrorIsOneObject(t *testing.T) {
 	}
 }
 
-// Issue 5 and DESIGN.md "Finding ftp URLs in text": -find prints each URL
+// FindAll's doc: -find prints each URL
 // found with its byte offset.
 func TestFindPrintsURLsWithOffsets(t *testing.T) {
 	const text = "Mirrors: ftp://ftp.example.org/pub/ and <FTP://Host.Example/a%2Fb;type=I>.\n" +
@@ -476,7 +476,7 @@ func TestFindRunsInBoundedMemory(t *testing.T) {
 	}
 }
 
-// DESIGN.md "Passwords never leak": -json, -plan, -get and every error
+// The command's doc: -json, -plan, -get and every error
 // message show a password only as xxxxx; so do the default output and
 // -find with -redact.
 func TestNoOutputContainsPassword(t *testing.T) {
