@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/bidi"
 )
 
 // toASCIIFull is toASCII without its fast path: every name takes the
@@ -160,11 +159,22 @@ func checkToASCIIFastPath(t *testing.T, h string) {
 // also holds toASCII to the full round trip on every rune alone and
 // after an ASCII letter, where the Bidi Rule and the joiner rules tell.
 func TestToASCIIFastPathRunes(t *testing.T) {
-	rtl := func(r rune) bool {
-		p, _ := bidi.LookupRune(r)
-		c := p.Class()
-		return c == bidi.R || c == bidi.AL || c == bidi.AN
+	// The scripts written right to left (bidi classes R and AL, and
+	// the Arabic digits of class AN): the standard library has the
+	// scripts, not the bidi classes, and the module keeps its two
+	// dependencies.
+	rtlScripts := []*unicode.RangeTable{
+		unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko,
+		unicode.Samaritan, unicode.Mandaic, unicode.Adlam, unicode.Hanifi_Rohingya,
+		unicode.Mende_Kikakui, unicode.Old_Hungarian, unicode.Old_Turkic, unicode.Kharoshthi,
+		unicode.Phoenician, unicode.Cypriot, unicode.Imperial_Aramaic, unicode.Lydian,
+		unicode.Meroitic_Cursive, unicode.Meroitic_Hieroglyphs, unicode.Old_South_Arabian,
+		unicode.Old_North_Arabian, unicode.Avestan, unicode.Inscriptional_Parthian,
+		unicode.Inscriptional_Pahlavi, unicode.Psalter_Pahlavi, unicode.Manichaean,
+		unicode.Nabataean, unicode.Palmyrene, unicode.Hatran, unicode.Elymaic,
+		unicode.Sogdian, unicode.Old_Sogdian, unicode.Chorasmian, unicode.Yezidi,
 	}
+	rtl := func(r rune) bool { return unicode.In(r, rtlScripts...) }
 	for r := rune(0); r <= utf8.MaxRune; r++ {
 		if !utf8.ValidRune(r) {
 			continue
