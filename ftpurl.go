@@ -25,14 +25,17 @@
 //
 // # Entry points
 //
-// [Parse] (or [Grammar.Parse]) gives a URL; [URL.String] writes it back
+// [Parse] (or [Grammar.Parse]) gives a URL, and [Grammar.ParseInto]
+// writes one into a URL value it reuses, without allocating, for
+// programs that parse millions; [URL.String] writes it back
 // normalized and [URL.Redacted] hides its password. [URL.Login] and [URL.Plan]
 // give what a client sends, following the 2011 draft §3.2: USER and PASS,
 // then CWD, TYPE and RETR, LIST or NLST ([Plan.Commands]). [Grammar.FindAll]
 // finds ftp URLs in text and [Grammar.Pattern] is an RE2 pattern for them.
 // [URL.ResolveReference] resolves a relative reference (RFC 3986 §5.2),
 // [FromURL] and [URL.URL] convert to and from net/url, and a URL is a
-// string in JSON and flags (MarshalText, UnmarshalText).
+// string in JSON and flags (MarshalText, UnmarshalText). The nested
+// module github.com/ftpurl/ftpurl/fetch runs a plan on a server.
 //
 // # Where ftpurl departs from the documents
 //
@@ -53,8 +56,7 @@
 // there, as the end of the authority and the start of a query (RFC 3986
 // §3.2, §3.4), as browsers do, so "ftp://u:p?q@h/" (user "u", password
 // "p?q" in RFC1738) is the port "p" of host "u" in Lenient, and is
-// refused. A null
-// path segment ("//") sends no CWD, as the 2011 draft §3.2.3 (1) says,
+// refused. A null path segment ("//") sends no CWD, as the 2011 draft §3.2.3 (1) says,
 // where the 1997 draft sent "CWD " with no argument. curl's readings
 // differ in places (it decodes the whole path before splitting it, so
 // "%2F" splits; it removes dot segments); the README lists them.
