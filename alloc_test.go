@@ -301,3 +301,23 @@ func TestIDNHostsReachIDNA(t *testing.T) {
 		t.Errorf(`Parse("ftp://xn--a.example/") never called idna, want at least once`)
 	}
 }
+
+// ParseInto's doc: a URL with fewer directories than the last one keeps
+// no segment of the earlier input alive in the reused array.
+func TestParseIntoKeepsNoStaleSegments(t *testing.T) {
+	var u URL
+	if err := Lenient.ParseInto(&u, "ftp://h/a/b/c/d/e/f/g/f.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Lenient.ParseInto(&u, "ftp://h/x/f.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Dirs) != 1 || u.Dirs[0] != "x" {
+		t.Fatalf("Dirs %q, want [x]", u.Dirs)
+	}
+	for i, d := range u.Dirs[1:cap(u.Dirs)] {
+		if d != "" {
+			t.Errorf("Dirs array slot %d still holds %q", i+1, d)
+		}
+	}
+}

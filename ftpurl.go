@@ -254,15 +254,24 @@ func (g Grammar) Parse(rawURL string) (*URL, error) {
 
 // ParseInto is [Grammar.Parse] without allocating, for programs that
 // parse millions of URLs (crawls, logs, mirror lists): it writes the URL
-// into *u, reusing the array of u.Dirs and the Userinfo that u.User
-// points to, so the caller must not keep u.Dirs or u.User from an
-// earlier call. It allocates nothing for a URL whose segments and
-// userinfo hold no escape, whose query and fragment are already in
-// normal form, and whose host needs no IDNA and is in lower case or is
-// the host already in *u in another case: the parts are then substrings
-// of rawURL. It allocates only the first time u.Dirs or u.User is
-// needed. u.Dirs may be empty rather than nil for a URL without
-// directories; the two mean the same.
+// into *u, reusing the array of u.Dirs and the [Userinfo] that u.User
+// points to.
+//
+// ParseInto overwrites that array and that Userinfo, whoever made them:
+// give it a URL value that only it fills (start from the zero URL and
+// pass the same one each time), never a copy of a URL that Parse
+// returned or one that holds a Userinfo shared with other code, and do
+// not keep u.Dirs or u.User from an earlier call. Copy a URL that must
+// outlive the next call with [URL.String] and Parse, or by copying Dirs
+// and *User.
+//
+// It allocates nothing for a URL whose segments and userinfo hold no
+// escape, whose query and fragment are already in normal form, and whose
+// host needs no IDNA and is in lower case or is the host already in *u
+// in another case: the parts are then substrings of rawURL. It allocates
+// an array for u.Dirs when the one it has is too small, and a Userinfo
+// for a URL with userinfo that follows one without. u.Dirs may be empty
+// rather than nil for a URL without directories; the two mean the same.
 //
 // On error *u holds no part of the old or the new URL (its String is
 // ""), and the error is the one that Parse returns. A nil u, like a

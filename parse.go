@@ -132,7 +132,7 @@ type candidate struct {
 // authority parses the scheme and the authority of s and reports
 // whether they hold no fault.
 func (c *candidate) authority(g Grammar, s string) bool {
-	c.p = parser{r: g.rules(), s: s}
+	c.p, c.u = parser{r: g.rules(), s: s}, URL{}
 	i, auth := c.p.scheme()
 	if auth {
 		i = c.p.authority(&c.u, i)
@@ -187,6 +187,9 @@ func parseInto(g Grammar, dst *URL, s string) error {
 	switch {
 	case p.moreDirs != nil:
 		dst.Dirs = p.moreDirs
+		if n := len(p.moreDirs); n < len(dirs) {
+			clear(dirs[n:]) // keep no segment of an earlier input alive
+		}
 	case p.ndirs > 0:
 		// The first URL with directories: an array for the next ones.
 		dst.Dirs = append(make([]string, 0, max(p.ndirs, 8)), p.dirs[:p.ndirs]...)
