@@ -294,6 +294,12 @@ func checkInsertedPasswordNeverQuoted(t *testing.T, s string) {
 	if i < 0 || strings.ContainsAny(s, "ZQ") {
 		return
 	}
+	// An escaped Z or Q decodes to the letter itself, and FromURL's message
+	// quotes net/url's re-escaped form, which writes it raw: a letter the
+	// password did not put there.
+	if up := strings.ToUpper(s); strings.Contains(up, "%5A") || strings.Contains(up, "%51") {
+		return
+	}
 	leaks := func(call string, err error) {
 		t.Helper()
 		if err != nil && strings.ContainsAny(err.Error(), "ZQ") {
