@@ -200,7 +200,20 @@ func toASCII(h string) (string, error) {
 // every label of a that begins "xn--" is then the Punycode of a mapped
 // label that ToASCII validated already (UTS #46 §4.1), and ToUnicode
 // decodes it to the same code points, checks them with the same rules,
-// and the third conversion gives a again. Three things break that:
+// and the third conversion gives a again.
+//
+// Nor can it when h is all ASCII, A-labels or not: the mapping only
+// lowers its letters, and ToASCII decodes each A-label (RFC 3492 §6.2),
+// checks the code points with the rules the way back applies to them
+// (NFC, UTS #46 §4.1 validity, RFC 5892's joiners, the Bidi Rule decided
+// from the decoded labels) and encodes them again, so a holds the one
+// Punycode (RFC 3492 §6.3) of labels that the way back decodes and
+// checks alike. All but one: a label that decodes to one beginning
+// "xn--" again, which UTS #46 §4.1 (criterion 4) refuses and only the
+// third conversion notices. Punycode inserts no ASCII (RFC 3492 §6.2),
+// so such a label begins "xn--xn--" in h.
+//
+// Otherwise three things break that:
 //
 //   - a label that maps to one beginning with the ACE prefix "xn--"
 //     (RFC 5890 §2.3.2.1): ToASCII decodes it, so it is an A-label
@@ -222,6 +235,14 @@ func toASCII(h string) (string, error) {
 func needsRoundTrip(h, a string) bool {
 	if len(a) > 1024 {
 		return true
+	}
+	if asciiOnly(h) {
+		for label := range strings.SplitSeq(h, ".") {
+			if hasPrefixFold(label, "xn--xn--") {
+				return true
+			}
+		}
+		return false
 	}
 	hyphens := 0
 	for _, r := range h {

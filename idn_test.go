@@ -2,10 +2,13 @@ package ftpurl
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // toASCIIFull is toASCII without its fast path: every name takes the
@@ -76,6 +79,8 @@ var idnSeeds = []string{
 	"xn--a.example",
 	"xn--abc-.example",
 	"xn--xn---tda",
+	"Xn--Xn---80A",
+	"a.xn--xn--bcher-kva-6tb.b",
 	"xn--tdaa",
 	"xn--bcher-kvaa",
 	"xn--BCHER-KVA",
@@ -104,8 +109,8 @@ func TestToASCIIFastPath(t *testing.T) {
 		{"bücher．example｡com", "xn--bcher-kva.example.com"},
 		{"例え。テスト", "xn--r8jz45g.xn--zckzah"},
 		{"faß.de", "xn--fa-hia.de"}, // non-transitional (UTS #46 §4)
-		// An A-label, in any ASCII case, takes the way back (RFC 5891
-		// §5.4, UTS #46 §4 step 4.1).
+		// An A-label, in any ASCII case, is decoded and checked by
+		// ToASCII itself (UTS #46 §4.1 step 4.1, RFC 5891 §5.4).
 		{"xn--bcher-kva.example", "xn--bcher-kva.example"},
 		{"XN--BCHER-KVA.example", "xn--bcher-kva.example"},
 		{"xn--bcher-kva.ĉat.example", "xn--bcher-kva.xn--at-0la.example"},
@@ -113,6 +118,7 @@ func TestToASCIIFastPath(t *testing.T) {
 		{"xn--abc-", ""},     // an A-label of ASCII only
 		{"h.xn--", ""},       // UTS #46 §4: no label may be empty
 		{"xn--xn---tda", ""}, // decodes to a label that is not valid
+		{"Xn--Xn---80A", ""}, // decodes to "xn--" and more (UTS #46 §4.1, criterion 4)
 		// Runes that map to an A-label make one too (UTS #46 §4.1).
 		{"ｘｎ－－bcher-kva.example", "xn--bcher-kva.example"},
 		{"x\u00adn--bcher-kva.example", "xn--bcher-kva.example"},
@@ -148,6 +154,67 @@ func checkToASCIIFastPath(t *testing.T, h string) {
 	want, wantErr := toASCIIFull(h)
 	if got != want || (err == nil) != (wantErr == nil) {
 		t.Errorf("toASCII(%+.80q) = %.80q, %v; the full round trip gives %.80q, %v", h, got, err, want, wantErr)
+	}
+}
+
+// TestToASCIIFastPathASCII holds toASCII to the full round trip on
+// ASCII names, which never take the way back (needsRoundTrip): A-labels
+// made by Punycode-encoding (RFC 3492 §6.3, without IDNA's checks) runs
+// of runes that UTS #46 maps, refuses, or accepts only under the joiner
+// (RFC 5892 Appendix A) and Bidi (RFC 5893 §2) rules, in both cases and
+// between plain labels.
+func TestToASCIIFastPathASCII(t *testing.T) {
+	for _, h := range []string{"xn--bcher-kva.example", "XN--BCHER-KVA", "a.xn--ls8h.b"} {
+		if a, _ := toASCII(h); needsRoundTrip(h, a) {
+			t.Errorf("needsRoundTrip(%q) = true for an ASCII name", h)
+		}
+	}
+	pools := [...]string{
+		"abcxyz09-_ABCZ",
+		"üéßÜÉẞſ",
+		"\u0301\u0308\u200c\u200d\u00ad",
+		"אבג١٢٣ابت\u05b0",
+		"日本語テストｘｎ－．。",
+		"ΠΑΡΆΔΕΙΓΜΑδοκιμή",
+		"ℵℶ⅓①ⓧ",
+		"ǅǄǆ\u0345\u00b7\u0375\u05f3\u30fb",
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	accepted := 0
+	for range 20000 {
+		var b strings.Builder
+		for k := range 1 + r.IntN(3) {
+			if k > 0 {
+				b.WriteByte('.')
+			}
+			var label []rune
+			for range 1 + r.IntN(6) {
+				p := []rune(pools[r.IntN(len(pools))])
+				label = append(label, p[r.IntN(len(p))])
+			}
+			l := string(label)
+			if r.IntN(8) == 0 {
+				l = "xn--" + l // an A-label that decodes to one
+			}
+			if a, err := idna.Punycode.ToASCII(l); err == nil && r.IntN(4) > 0 {
+				l = a
+				if r.IntN(3) == 0 {
+					l = strings.ToUpper(l)
+				}
+			}
+			b.WriteString(l)
+		}
+		h := b.String()
+		if !asciiOnly(h) {
+			continue
+		}
+		if _, err := toASCIIFull(h); err == nil && strings.Contains(h, "-") {
+			accepted++
+		}
+		checkToASCIIFastPath(t, h)
+	}
+	if accepted < 100 {
+		t.Errorf("only %d of the generated ASCII names are accepted: the test checks too few A-labels", accepted)
 	}
 }
 
