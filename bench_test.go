@@ -67,7 +67,7 @@ func parseCorpus(tb testing.TB, urls []string) []*URL {
 
 // TestBenchCorporaParse checks that every URL of both corpora parses
 // with Lenient (Lenient's doc accepts them all), and that the
-// mixed corpus covers each part the issue names in a realistic share:
+// mixed corpus covers each part of the syntax in a realistic share:
 // userinfo, ports, typecodes, escapes, "%2F" (RFC 1738 §3.2.2), IPv6
 // literals and IDN hosts (2011 draft §6).
 func TestBenchCorporaParse(t *testing.T) {

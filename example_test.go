@@ -375,3 +375,98 @@ func ExampleGrammar_ParseInto() {
 	// ftp.example.com:2121 ["a" "b" "c"] ""
 	// ftpurl: parse "ftp://bad host/": invalid host at offset 9: character ' ' not allowed in the host true
 }
+
+// A URL without a port refers to DefaultPort (RFC 1738 §3.2): Port stays
+// 0, so String writes none, and Address supplies 21.
+func ExampleDefaultPort() {
+	u := ftpurl.MustParse("ftp://ftp.example.com/pub/")
+	fmt.Println(u.Port, u.Address(), ftpurl.DefaultPort)
+	// Output:
+	// 0 ftp.example.com:21 21
+}
+
+// The 2011 draft's typecodes a, e, i and u each choose a TYPE (RFC 959
+// §3.1.1); d asks for a listing instead.
+func ExampleTypecode_letters() {
+	for _, t := range []ftpurl.Typecode{ftpurl.TypeASCII, ftpurl.TypeEBCDIC, ftpurl.TypeImage, ftpurl.TypeUnicode, ftpurl.TypeDirectory} {
+		u := ftpurl.MustParse("ftp://h/f;type=" + t.String())
+		p, err := u.Plan(ftpurl.WithMethod(ftpurl.NoCWD))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(t, p.Commands())
+	}
+	// Output:
+	// a [TYPE A RETR f]
+	// e [TYPE E RETR f]
+	// i [TYPE I RETR f]
+	// u [TYPE U RETR f]
+	// d [TYPE A NLST f]
+}
+
+// AppendText appends the letter to a buffer, as encoding.TextAppender
+// asks: nothing for TypeNone, an error for a value that is no letter.
+func ExampleTypecode_AppendText() {
+	b := []byte("type=")
+	b, err := ftpurl.TypeImage.AppendText(b)
+	fmt.Println(string(b), err)
+	b, err = ftpurl.TypeNone.AppendText(b)
+	fmt.Println(string(b), err)
+	_, err = ftpurl.Typecode('\n').AppendText(nil)
+	fmt.Println(err)
+	// Output:
+	// type=i <nil>
+	// type=i <nil>
+	// ftpurl: Typecode(0x0a) is not a typecode letter
+}
+
+// UnmarshalText takes one ASCII letter in either case and stores it in
+// lower case, as Parse does; "" is TypeNone. Other text is an error
+// and leaves t as it was.
+func ExampleTypecode_UnmarshalText() {
+	var t ftpurl.Typecode
+	for _, text := range []string{"I", "ii", ""} {
+		err := t.UnmarshalText([]byte(text))
+		fmt.Printf("%q %q %v\n", text, t, err)
+	}
+	// Output:
+	// "I" "i" <nil>
+	// "ii" "i" ftpurl: typecode "ii" is not one ASCII letter
+	// "" "" <nil>
+}
+
+// Each fault of the syntax has its sentinel, for errors.Is: the URL's
+// part, an escape, or a control character (which ranks before the part).
+func ExampleError_sentinels() {
+	sentinels := []error{
+		ftpurl.ErrScheme, ftpurl.ErrUserinfo, ftpurl.ErrHost, ftpurl.ErrPort,
+		ftpurl.ErrPath, ftpurl.ErrTypecode, ftpurl.ErrEscape, ftpurl.ErrControl,
+	}
+	for _, raw := range []string{
+		"http://h/",
+		"ftp://a b@h/",
+		"ftp://h..example/",
+		"ftp://h:0/",
+		"ftp://h/a#b#c",
+		"ftp://h/f;type=ab",
+		"ftp://h/%G0",
+		"ftp://h/a%00",
+	} {
+		_, err := ftpurl.RFC3986.Parse(raw)
+		for _, s := range sentinels {
+			if errors.Is(err, s) {
+				fmt.Printf("%-18s %v\n", raw, s)
+			}
+		}
+	}
+	// Output:
+	// http://h/          not an ftp URL
+	// ftp://a b@h/       invalid userinfo
+	// ftp://h..example/  invalid host
+	// ftp://h:0/         invalid port
+	// ftp://h/a#b#c      invalid path
+	// ftp://h/f;type=ab  invalid typecode
+	// ftp://h/%G0        invalid percent-escape
+	// ftp://h/a%00       control character
+}

@@ -214,7 +214,8 @@ var grammarNames = names[Grammar]{
 	RFC3986: "rfc3986",
 }
 
-// String returns "lenient", "rfc1738", "rfc2396" or "rfc3986".
+// String returns "lenient", "rfc1738", "rfc2396" or "rfc3986", and
+// "Grammar(n)" for any other value.
 func (g Grammar) String() string {
 	return grammarNames.str(g, "Grammar")
 }
@@ -222,13 +223,15 @@ func (g Grammar) String() string {
 func (g Grammar) valid() bool { return grammarNames.valid(g) }
 
 // MarshalText returns the name that String returns, so that a [Grammar]
-// can be a flag ([flag.TextVar]) or a configuration value.
+// can be a flag ([flag.TextVar]) or a configuration value. An unknown
+// Grammar is an error.
 func (g Grammar) MarshalText() ([]byte, error) {
 	return grammarNames.marshal(g, "Grammar")
 }
 
 // UnmarshalText sets g to the grammar named by text, one of the names
-// that String returns, in any case.
+// that String returns, in any ASCII case. Any other text is an error
+// that lists the names, and leaves g unchanged.
 func (g *Grammar) UnmarshalText(text []byte) error {
 	v, err := grammarNames.unmarshal(text, "Grammar")
 	if err != nil {
@@ -267,8 +270,9 @@ func (g Grammar) Parse(rawURL string) (*URL, error) {
 //
 // It allocates nothing for a URL whose segments and userinfo hold no
 // escape, whose query and fragment are already in normal form, and whose
-// host needs no IDNA and is in lower case or is the host already in *u
-// in another case: the parts are then substrings of rawURL. It allocates
+// host is too: a name that needs no IDNA, in lower case (or the host
+// already in *u, in another case), a dotted quad, or an IPv6 address as
+// RFC 5952 §4 writes it. The parts are then substrings of rawURL. It allocates
 // an array for u.Dirs when the one it has is too small, and a Userinfo
 // for a URL with userinfo that follows one without. u.Dirs may be empty
 // rather than nil for a URL without directories; the two mean the same.

@@ -75,7 +75,8 @@ func (m Method) MarshalText() ([]byte, error) {
 }
 
 // UnmarshalText sets m to the method named by text, one of the names
-// that String returns, in any ASCII case.
+// that String returns, in any ASCII case. Any other text is an error
+// that lists the names, and leaves m unchanged.
 func (m *Method) UnmarshalText(text []byte) error {
 	v, err := methodNames.unmarshal(text, "Method")
 	if err != nil {
@@ -161,7 +162,8 @@ func (a Action) MarshalText() ([]byte, error) {
 }
 
 // UnmarshalText sets a to the action named by text, one of the names
-// that String returns, in any ASCII case.
+// that String returns, in any ASCII case. Any other text is an error
+// that lists the names, and leaves a unchanged.
 func (a *Action) UnmarshalText(text []byte) error {
 	v, err := actionNames.unmarshal(text, "Action")
 	if err != nil {
@@ -207,7 +209,8 @@ type Plan struct {
 // Type is not a, e, i or u (in either case), when Action is not one of
 // the four, when a LIST or NLST argument begins with "-", or when a
 // Fallback is on a Plan that is not RetrieveOrList or has a Fallback of
-// its own. So it never renders a line that injects a command.
+// its own. So it never renders a line that injects a command. A nil
+// *Plan has no lines: Commands returns nil.
 func (p *Plan) Commands() []string {
 	if p == nil || p.check() != nil {
 		return nil

@@ -13,7 +13,7 @@ type Typecode byte
 // draft §2.3 only a and i; the 2011 draft §3.1 a, e, i, u and d, and
 // accepts any other letter as an extension.
 const (
-	TypeNone      Typecode = 0
+	TypeNone      Typecode = 0   // no ";type=" in the URL
 	TypeASCII     Typecode = 'a' // TYPE A
 	TypeEBCDIC    Typecode = 'e' // TYPE E
 	TypeImage     Typecode = 'i' // TYPE I, binary
@@ -51,7 +51,8 @@ func (t Typecode) AppendText(b []byte) ([]byte, error) {
 
 // MarshalText returns the typecode's letter in lower case, "" for
 // [TypeNone] ([encoding.TextMarshaler]): in JSON a [Typecode] is "i", not
-// its byte value 105.
+// its byte value 105. A value that is not an ASCII letter is an error, as
+// in AppendText.
 func (t Typecode) MarshalText() ([]byte, error) {
 	return t.AppendText(nil)
 }

@@ -35,7 +35,7 @@ func (ui *Userinfo) Username() string {
 
 // Password returns the decoded password and whether one is set.
 // "ftp://foo:@host/" has an empty password that is set; "ftp://foo@host/"
-// has none (RFC 1738 §3.2.1).
+// has none (RFC 1738 §3.2.1). A nil *Userinfo has none: "", false.
 func (ui *Userinfo) Password() (string, bool) {
 	if ui == nil {
 		return "", false
