@@ -58,10 +58,21 @@ func (g Grammar) FindAll(text string, n int) []Match {
 	if n == 0 || !g.valid() {
 		return nil
 	}
-	f := finder{g: g, text: text, t: &findTables[g]}
+	f := newFinder(g, text)
+	return f.all(n)
+}
+
+func newFinder(g Grammar, text string) *finder {
+	f := &finder{g: g, text: text, t: &findTables[g]}
 	if f.t.ps.ucs {
 		f.textUCS, f.hostUCS = inText, isHostUCS
 	}
+	return f
+}
+
+// all returns the first n matches (all for n < 0) in f.text.
+func (f *finder) all(n int) []Match {
+	text := f.text
 	var out []Match
 	next := 0 // matches do not overlap
 	for i := 0; i < len(text); {
@@ -187,6 +198,11 @@ type finder struct {
 	// nil in the grammars that allow none.
 	textUCS, hostUCS func(rune) bool
 
+	// read counts the bytes that the scans and the parses of candidates
+	// read, some more than once; a test holds it to a small multiple of
+	// len(text), the proof that FindAll is linear.
+	read int
+
 	path     pathRun
 	pathOK   bool
 	qFrom    int // query scan from qFrom ended at qEnd
@@ -220,17 +236,19 @@ func (f *finder) match(s int) (Match, bool) {
 	// may share with nested candidates.
 	var c candidate
 	authOK := c.authority(g, text[s:end])
+	f.read += 2 * c.end // the scan of the authority, and its host again
 	if end > lim {
 		switch {
-		case !authOK && (!g.rules().trimProse || !allTrailing(text[lim:end])):
+		case !authOK && (!g.rules().trimProse || !f.allTrailing(lim, end)):
 			return Match{}, false // only trimming the whole tail could save it
 		case authOK && ctl >= lim:
 			return Match{}, false
 		}
 	}
 	if g.rules().trimProse {
-		end = trimTrailing(text, s, end)
+		end = f.trimTrailing(s, end)
 	}
+	f.read += 2 * (end - s) // at most the authority again, and the rest
 	u := c.rest(g, text[s:end], authOK)
 	if u == nil {
 		return Match{}, false
@@ -263,6 +281,7 @@ func (f *finder) atom(i, lim int, bit uint8, ucs func(rune) bool) int {
 
 // run returns the end of the run of atoms (above) from i up to lim.
 func (f *finder) run(i, lim int, bit uint8, ucs func(rune) bool) int {
+	start := i
 	for i < lim {
 		n := f.atom(i, lim, bit, ucs)
 		if n == 0 {
@@ -270,6 +289,7 @@ func (f *finder) run(i, lim int, bit uint8, ucs func(rune) bool) int {
 		}
 		i += n
 	}
+	f.read += i - start + 1
 	return i
 }
 
@@ -290,9 +310,11 @@ func (f *finder) authority(x, lim int) int {
 	for hi > x {
 		t := strings.LastIndexByte(text[x:hi], '@')
 		if t < 0 {
+			f.read += hi - x
 			break
 		}
 		t += x
+		f.read += hi - t
 		hi = t
 		if f.t.ps.needUser && (t == x || text[x] == ':') {
 			continue // 2011 draft §3.1: user = 1*usp-char
@@ -331,6 +353,7 @@ func (f *finder) hostport(h, lim int) int {
 		for i < lim && t.bits[text[i]]&fLit != 0 {
 			i++
 		}
+		f.read += i - h
 		if i == h+1 || i >= lim || text[i] != ']' {
 			return -1
 		}
@@ -351,6 +374,7 @@ func (f *finder) hostport(h, lim int) int {
 		for d < lim && chars[text[d]]&cDigit != 0 {
 			d++
 		}
+		f.read += d - e
 		if d > e+1 || t.ps.emptyPort {
 			return d
 		}
@@ -367,6 +391,7 @@ func (f *finder) strictHost(h, lim int) int {
 	for hr < lim && f.t.bits[text[hr]]&fHost != 0 {
 		hr++
 	}
+	f.read += 3 * (hr - h + 1) // this run, the dotted quad, the labels
 	best := -1
 	// digits "." digits "." digits "." digits
 	i := h
@@ -466,6 +491,7 @@ func (f *finder) pathFrom(q int) pathRun {
 		return f.path
 	}
 	f.path, f.pathOK = f.scanPath(q), true
+	f.read += f.path.stop - q + len(typeParam)
 	return f.path
 }
 
@@ -570,21 +596,24 @@ func isTrailing(r rune) bool {
 	return false
 }
 
-// allTrailing reports whether every character of s is one that Lenient
-// may drop.
-func allTrailing(s string) bool {
-	for _, r := range s {
+// allTrailing reports whether every character of text[i:end] is one
+// that Lenient may drop.
+func (f *finder) allTrailing(i, end int) bool {
+	for j, r := range f.text[i:end] {
 		if !isTrailing(r) {
+			f.read += j + 1
 			return false
 		}
 	}
+	f.read += end - i
 	return true
 }
 
 // trimTrailing returns the end of text[s:end] once Lenient has dropped
 // its trailing punctuation and the closing brackets that have no opener
 // in the match (the last character goes as long as it may).
-func trimTrailing(text string, s, end int) int {
+func (f *finder) trimTrailing(s, end int) int {
+	text := f.text
 	k := end // the trailing run of characters that may go
 	for k > s {
 		r, n := utf8.DecodeLastRuneInString(text[s:k])
@@ -593,9 +622,11 @@ func trimTrailing(text string, s, end int) int {
 		}
 		k -= n
 	}
+	f.read += end - k + 1
 	if k == end {
 		return end
 	}
+	f.read += end - s
 	// A closing bracket in the run stays if it closes an opener before
 	// it, and then so does everything before it.
 	var depth [3]int // "()", "[]", "{}"
