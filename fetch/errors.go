@@ -15,8 +15,9 @@ import (
 // *ftpurl.Error of ftpurl.Parse or ftpurl.URL.Plan as it is.
 type Error struct {
 	// Op is the step that failed: "dial" (connecting, and the 220
-	// greeting), "login" (USER and PASS, or a password missing before
-	// connecting), "cwd", "type", "retr" (RETR, and reading the file),
+	// greeting; or the context had ended before), "login" (USER and
+	// PASS, or, before connecting, a password missing or holding CR, LF
+	// or NUL), "cwd", "type", "retr" (RETR, and reading the file),
 	// "list", "nlst", "quit" (Close), or "plan" (a Plan with no
 	// Action).
 	Op string
@@ -47,8 +48,21 @@ type Error struct {
 	prior *Error // the refused RETR that made the Fallback run
 }
 
-// Error returns "fetch URL: step COMMAND: cause", and for a Fallback
-// step the RETR refusal that started it.
+// Error returns the message
+//
+//	fetch URL: [fallback ]OP[ (COMMAND)]: CAUSE[ (after RETR-COMMAND: RETR-CODE RETR-MSG)]
+//
+// "fallback " is there when Fallback is true, and " (COMMAND)" when
+// Command is not "". CAUSE is the server's reply, "CODE MSG", when Code
+// is not 0; otherwise Err.Error(), or "failed" when Err is nil too. The
+// final "(after ...)" is there when [Error.Retr] is not nil: it quotes
+// the refused RETR that made the Fallback step run. For example:
+//
+//	fetch ftp://h/m: fallback cwd (CWD m): 550 No such directory (after RETR m: 550 No such file)
+//	fetch ftp://alice:xxxxx@h/f: login (USER alice): 530 Login incorrect
+//	fetch ftp://alice@h/f: login: the URL names a user without a password: give one with WithPassword
+//
+// Error of a nil *Error panics.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("fetch ")
@@ -86,9 +100,14 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Unwrap returns Err.
+// Unwrap returns Err, so that [errors.Is] and [errors.As] reach the
+// cause: ErrPasswordRequired, a *textproto.Error holding the server's
+// reply, context.Canceled or context.DeadlineExceeded when the context
+// ended the step. It returns nil when Err is nil, and panics for a nil
+// *Error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Retr returns the server's refusal of RETR that made a Fallback step
-// run, and nil for any other step.
+// Retr returns the server's refusal of RETR (550) that made a Fallback
+// step run, and nil for any other step, including an *Error made
+// outside this package. It panics for a nil *Error.
 func (e *Error) Retr() *Error { return e.prior }

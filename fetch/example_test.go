@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net/textproto"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ftpurl/ftpurl"
@@ -28,6 +30,24 @@ func exampleServer() (addr string, stop func()) {
 		log.Fatal(err)
 	}
 	return addr, func() { stopServer(); os.RemoveAll(dir) }
+}
+
+func Example() {
+	addr, stop := exampleServer()
+	defer stop()
+	ctx := context.Background()
+
+	resp, err := fetch.Open(ctx, "ftp://"+addr+"/text.txt")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Close()
+	if _, err := io.Copy(os.Stdout, resp); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// line one
+	// line two
 }
 
 func ExampleOpen() {
@@ -120,6 +140,33 @@ func ExampleError() {
 	// cwd CWD missing 550
 }
 
+// The message names the step and quotes the server's reply; the URL in
+// it is redacted.
+func ExampleError_Error() {
+	addr, stop := exampleServer()
+	defer stop()
+
+	_, err := fetch.Open(context.Background(), "ftp://"+testUser+":wrong@"+addr+"/text.txt")
+	fmt.Println(strings.Replace(err.Error(), addr, "HOST", 1))
+	// Output:
+	// fetch ftp://ftpurl:xxxxx@HOST/text.txt: login (USER ftpurl): 530 Authentication error: login refused
+}
+
+// Err is often the server's reply, a *textproto.Error, which errors.As
+// reaches through Unwrap.
+func ExampleError_Unwrap() {
+	addr, stop := exampleServer()
+	defer stop()
+
+	_, err := fetch.Open(context.Background(), "ftp://"+addr+"/missing/file.txt")
+	var reply *textproto.Error
+	if errors.As(err, &reply) {
+		fmt.Println(reply.Code)
+	}
+	// Output:
+	// 550
+}
+
 // A name that is neither a file nor a directory fails twice: RETR, then
 // the Fallback's CWD.
 func ExampleError_Retr() {
@@ -135,6 +182,26 @@ func ExampleError_Retr() {
 	// Output:
 	// true CWD missing.txt 550
 	// RETR missing.txt 550
+}
+
+// Options can be gathered in a slice; when two set the same thing, the
+// later one wins.
+func ExampleOption() {
+	addr, stop := exampleServer()
+	defer stop()
+
+	opts := []fetch.Option{
+		fetch.WithMethod(ftpurl.NoCWD),
+		fetch.WithMethod(ftpurl.SingleCWD),
+	}
+	resp, err := fetch.Open(context.Background(), "ftp://"+addr+"/a/b/deep.txt", opts...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Close()
+	fmt.Println(resp.Plan.Commands())
+	// Output:
+	// [CWD a/b TYPE I RETR deep.txt]
 }
 
 func ExampleWithGrammar() {
@@ -199,17 +266,28 @@ func ExampleWithPassword() {
 // WithTimeout bounds the whole fetch, reading included; a context
 // deadline does the same.
 func ExampleWithTimeout() {
-	resp, err := fetch.Open(context.Background(), "ftp://ftp.example.org/pub/README",
+	addr, stop := exampleServer()
+	defer stop()
+
+	resp, err := fetch.Open(context.Background(), "ftp://"+addr+"/text.txt",
 		fetch.WithTimeout(30*time.Second))
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer resp.Close()
-	_, _ = io.Copy(os.Stdout, resp)
+	if _, err := io.Copy(os.Stdout, resp); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// line one
+	// line two
 }
 
 func ExampleWithDialTimeout() {
-	resp, err := fetch.Open(context.Background(), "ftp://ftp.example.org/pub/",
+	addr, stop := exampleServer()
+	defer stop()
+
+	resp, err := fetch.Open(context.Background(), "ftp://"+addr+"/a/",
 		fetch.WithDialTimeout(5*time.Second))
 	if err != nil {
 		log.Fatal(err)
@@ -218,4 +296,7 @@ func ExampleWithDialTimeout() {
 	for _, e := range resp.Entries {
 		fmt.Println(e.Name)
 	}
+	// Output:
+	// b
+	// top.txt
 }

@@ -45,7 +45,9 @@ import (
 	"github.com/jlaffaye/ftp"
 )
 
-// An Option changes how Open fetches a URL. A nil Option is ignored.
+// An Option changes how Open fetches a URL. Open applies its options in
+// order, so when two set the same thing the later one wins; a nil
+// Option is ignored.
 type Option func(*config)
 
 type config struct {
@@ -57,13 +59,21 @@ type config struct {
 	dialTimeout time.Duration
 }
 
-// WithGrammar parses the URL with g instead of [ftpurl.Lenient].
+// WithGrammar parses the URL with g instead of [ftpurl.Lenient]. A g
+// that is not one of the four grammars (Lenient, RFC1738, RFC2396,
+// RFC3986) is a programming error: Open then returns, before it
+// connects, the *[ftpurl.Error] of [ftpurl.Grammar.Parse] as it is, with
+// Op "parse" and Offset -1, wrapping none of ftpurl's sentinel errors
+// (errors.Is(err, ftpurl.ErrScheme) and the others are false).
 func WithGrammar(g ftpurl.Grammar) Option {
 	return func(c *config) { c.grammar = g }
 }
 
 // WithMethod walks the directories with m ([ftpurl.MultiCWD] by
-// default); see [ftpurl.WithMethod].
+// default); see [ftpurl.WithMethod]. An m that is not one of the three
+// methods is a programming error: Open then returns, before it
+// connects, the *[ftpurl.Error] of [ftpurl.URL.Plan] as it is, with Op
+// "plan", wrapping none of ftpurl's sentinel errors.
 func WithMethod(m ftpurl.Method) Option {
 	return func(c *config) { c.planOpts = append(c.planOpts, ftpurl.WithMethod(m)) }
 }
@@ -78,8 +88,14 @@ func WithAbsolutePaths() Option {
 // WithPassword gives the password for a URL that names a user without
 // one ("ftp://alice@host/file"): the answer to the server's 331 that the
 // 2011 draft §3.2.2 says a client asks its user for. It is not used
-// when the URL has a password, or no user, or the anonymous user. A
-// password holding CR, LF or NUL is refused (RFC 959 §4.1.3).
+// when the URL has a password, or no user, or an anonymous user
+// ("anonymous" or "ftp", in any case).
+//
+// A password that would be used and holds CR, LF or NUL (which would
+// end the PASS command early, RFC 959 §4.1.3) makes Open fail before it
+// connects, with an *Error whose Op is "login", Command "" and Code 0,
+// and whose Err is a plain error, "the WithPassword password holds CR,
+// LF or NUL": not ErrPasswordRequired, nor any other sentinel.
 func WithPassword(password string) Option {
 	return func(c *config) { c.password, c.hasPassword = password, true }
 }
@@ -99,8 +115,9 @@ func WithDialTimeout(d time.Duration) Option {
 	return func(c *config) { c.dialTimeout = d }
 }
 
-// ErrPasswordRequired is the Err of the *Error that Open returns, before
-// it connects, for a URL with a user name and no password
+// ErrPasswordRequired is the Err of the *Error (Op "login", Command "",
+// Code 0) that Open returns, before it connects, for a URL with a user
+// name other than "anonymous" or "ftp" (in any case) and no password
 // ("ftp://alice@host/") when no WithPassword option gives one.
 var ErrPasswordRequired = errors.New("the URL names a user without a password: give one with WithPassword")
 
@@ -114,8 +131,8 @@ var ErrPasswordRequired = errors.New("the URL names a user without a password: g
 // instead of io.EOF, so a cut-short file never looks whole.
 //
 // For a listing (Action is [ftpurl.List] or [ftpurl.NameList]), Entries
-// or Names holds it, Read returns io.EOF at once, and the session has
-// already ended.
+// or Names holds it (nil for an empty listing), Read returns io.EOF at
+// once, and the session has already ended.
 //
 // Close ends the transfer, if it is still running, and the session
 // (QUIT, RFC 959 §4.1.1). It must be called for a file; calling it
@@ -143,11 +160,13 @@ type Response struct {
 	// Entries is the LIST listing, parsed by github.com/jlaffaye/ftp.
 	// LIST output has no standard form (RFC 959 §4.1.3 leaves it to
 	// the server); lines the parser does not understand are left out.
+	// It is nil for an empty listing, and when Action is not List.
 	Entries []*ftp.Entry
 
 	// Names is the NLST listing: one name a line, as the server sent
 	// them (RFC 959 §4.1.3), without the CRLF. Some servers include
-	// "." and "..".
+	// "." and "..". It is nil for an empty listing, and when Action is
+	// not NameList.
 	Names []string
 
 	body     *ftp.Response // the RETR data connection; nil when done
@@ -157,9 +176,17 @@ type Response struct {
 	finished bool   // the transfer ended (reply read) or was abandoned
 }
 
-// Read reads the file's bytes. It returns io.EOF after the last byte
-// once the server has confirmed the transfer, and an *Error if the
-// server reports it failed. For a listing it returns 0, io.EOF.
+// Read reads the file's bytes. It returns io.EOF after the last byte,
+// once the server has confirmed the transfer (at once for an empty
+// file), and an *Error with Op "retr" if the transfer fails: the server
+// reports it failed, the connection breaks, or the context ends. Once
+// Read has returned io.EOF or an error, every later call returns 0 and
+// the same error, Close or not.
+//
+// After Close, a Read that had not returned an error yet returns 0 and
+// a plain error (not an *Error): "fetch: read from a closed Response".
+// For a listing Read returns 0, io.EOF, before and after Close. Read of
+// a nil *Response panics.
 func (r *Response) Read(p []byte) (int, error) {
 	if r.readErr != nil {
 		return 0, r.readErr
@@ -170,6 +197,9 @@ func (r *Response) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	if r.body == nil {
+		// An empty file, or a listing: every later Read says so too,
+		// after Close as well.
+		r.readErr = io.EOF
 		return 0, io.EOF
 	}
 	n, err := r.body.Read(p)
@@ -201,9 +231,14 @@ func (r *Response) endTransfer() error {
 
 // Close ends the transfer, if it still runs, and the session. A
 // transfer ended before its last byte is abandoned: the data
-// connection is closed without waiting for the server's reply. Close
-// returns nil unless ending the session failed; calling it again does
-// nothing.
+// connection is closed without waiting for the server's reply.
+//
+// Close returns nil unless sending QUIT on a connection still open
+// failed: then an *Error with Op "quit" and Command "QUIT". It closes
+// the connections either way. Once the context has ended (which closes
+// the connections) it sends no QUIT and returns nil. Calling it again,
+// for a listing (whose session Open has already ended), or for a nil
+// *Response does nothing and returns nil.
 func (r *Response) Close() error {
 	if r == nil || r.sess == nil {
 		return nil
@@ -307,7 +342,8 @@ func (s *session) fail(op, command string, err error) *Error {
 }
 
 // Open fetches what rawURL names and returns it as a Response, which
-// the caller must Close.
+// the caller must Close. On failure it returns a nil *Response and an
+// error; it never returns nil and nil.
 //
 // It parses rawURL (with [ftpurl.Lenient] unless WithGrammar says
 // otherwise) and makes its [ftpurl.Plan]; a URL that does not parse, or
@@ -331,9 +367,10 @@ func (s *session) fail(op, command string, err error) *Error {
 //
 // The context bounds the whole fetch, reading the file included:
 // cancelling it, or its deadline passing, closes the connections, and
-// Read or Open return an error. Every error but a parse or plan error
-// is an *Error that names the step that failed and carries the
-// server's reply; none shows the URL's password.
+// Read or Open return an error. Every error of Open but a parse or plan
+// error is an *Error that names the step that failed and carries the
+// server's reply when there was one; so is every error of Read but
+// io.EOF and the one after Close. None shows the URL's password.
 func Open(ctx context.Context, rawURL string, opts ...Option) (*Response, error) {
 	var c config
 	for _, opt := range opts {
@@ -477,7 +514,10 @@ func (r *Response) list(p *ftpurl.Plan, fallback bool) error {
 		return e
 	}
 	r.Action, r.Entries, r.Fallback = ftpurl.List, entries, fallback
-	_ = r.Close() // the listing is whole; a failed QUIT changes nothing
+	// Read of a listing returns io.EOF, after Close too. The listing is
+	// whole: a failed QUIT changes nothing.
+	r.readErr = io.EOF
+	_ = r.Close()
 	return nil
 }
 
@@ -489,7 +529,10 @@ func (r *Response) nameList(p *ftpurl.Plan) error {
 		return s.fail("nlst", strings.TrimSpace("NLST "+p.Name), err)
 	}
 	r.Action, r.Names = ftpurl.NameList, names
-	_ = r.Close() // the listing is whole; a failed QUIT changes nothing
+	// Read of a listing returns io.EOF, after Close too. The listing is
+	// whole: a failed QUIT changes nothing.
+	r.readErr = io.EOF
+	_ = r.Close()
 	return nil
 }
 
