@@ -82,6 +82,8 @@ func TestEachSentinelWithItsOffset(t *testing.T) {
 		{RFC3986, "ftp://h/a b", ErrPath, 9, "a raw space"},
 		{RFC2396, "ftp://h/x?q", ErrPath, 9, "no query in the 1997 draft"},
 		{Lenient, "ftp://h/\xff", ErrPath, 8, "invalid UTF-8 in the path"},
+		{Lenient, "ftp://b\xfccher.example/", ErrHost, 7, "Latin-1, not UTF-8, in an IRI host (RFC 3987 §2.2)"},
+		{Lenient, "ftp://%C7\x84/", ErrHost, 9, "a raw UTF-8 continuation byte after an escape: UTF-8 once decoded, but no character as written (RFC 3987 §2.2)"},
 		{Lenient, "ftp://h/f;type=ab", ErrTypecode, 9, "two letters: the fault is at the \";\" (ErrTypecode's doc)"},
 		{RFC1738, "ftp://h/dir/f;TYPE=e", ErrTypecode, 13, "e is not an RFC 1738 ftptype: at the \";\""},
 		{Lenient, "ftp://h/f;type=", ErrTypecode, 9, "no letter: at the \";\""},

@@ -149,6 +149,7 @@ var everyGrammar = []grammarCase{
 	// Invalid UTF-8 is a fault of its part.
 	{in: "ftp://h/\xff", err: ErrPath, why: "invalid UTF-8 in the path"},
 	{in: "ftp://h\xff/", err: ErrHost, why: "invalid UTF-8 in the host"},
+	{in: "ftp://%C7\x84/", err: ErrHost, why: "invalid UTF-8 in the host as written, though UTF-8 once decoded (RFC 3987 §2.2)"},
 	{in: "ftp://u\xff@h/", err: ErrUserinfo, why: "invalid UTF-8 in the user"},
 }
 

@@ -45,7 +45,16 @@ func (p *parser) host(lo, hi int) string {
 			pct = true
 			i += 2
 		case c >= utf8.RuneSelf && p.r.rawUnicodeHost:
-			nonASCII = true // an IRI's ihost (RFC 3987 §2.2); checked below
+			// An IRI's ihost (RFC 3987 §2.2) holds characters, so the raw
+			// bytes must be UTF-8 on their own, not only once decoded:
+			// "%C7" and a raw 0x84 are no character. IDNA checks the rest.
+			nonASCII = true
+			if r, size := utf8.DecodeRuneInString(s[i:hi]); r == utf8.RuneError && size == 1 {
+				p.fail(i, ErrHost, "invalid UTF-8 in the host")
+				ok = false
+			} else {
+				i += size - 1
+			}
 		default:
 			p.failByte(i, ErrHost, "host", c)
 			ok = false
