@@ -214,13 +214,18 @@ func toASCII(h string) (string, error) {
 // Nor can it when h is all ASCII, A-labels or not: the mapping only
 // lowers its letters, and ToASCII decodes each A-label (RFC 3492 §6.2),
 // checks the code points with the rules the way back applies to them
-// (NFC, UTS #46 §4.1 validity, RFC 5892's joiners, the Bidi Rule decided
-// from the decoded labels) and encodes them again, so a holds the one
-// Punycode (RFC 3492 §6.3) of labels that the way back decodes and
-// checks alike. All but one: a label that decodes to one beginning
-// "xn--" again, which UTS #46 §4.1 (criterion 4) refuses and only the
-// third conversion notices. Punycode inserts no ASCII (RFC 3492 §6.2),
-// so such a label begins "xn--xn--" in h.
+// (NFC, UTS #46 §4.1 validity, RFC 5892's joiners) and encodes them
+// again, so a holds the one Punycode (RFC 3492 §6.3) of labels that the
+// way back decodes and checks alike. The Bidi Rule (RFC 5893 §2) applies
+// when a label holds a rune of bidi class R, AL or AN: ToASCII tells
+// from the decoded labels, the third conversion from idna's table, and
+// both come from the same classes (a test tries every rune's A-label).
+// All but one: a label that decodes to one beginning "xn--" again, which
+// UTS #46 §4.1 (criterion 4) refuses; x/net/idna has no such check, and
+// only the third conversion, which decodes it once more, refuses it or
+// gives other labels. Punycode inserts no ASCII (RFC 3492 §6.2), so such
+// a label begins "xn--xn--" in h. A long name takes the way back all the
+// same (below), though an ASCII one cannot fail there.
 //
 // Otherwise three things break that:
 //

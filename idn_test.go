@@ -158,7 +158,8 @@ func checkToASCIIFastPath(t *testing.T, h string) {
 }
 
 // TestToASCIIFastPathASCII holds toASCII to the full round trip on
-// ASCII names, which never take the way back (needsRoundTrip): A-labels
+// ASCII names, which take no way back unless a label begins "xn--xn--"
+// or the name is long (needsRoundTrip): A-labels
 // made by Punycode-encoding (RFC 3492 §6.3, without IDNA's checks) runs
 // of runes that UTS #46 maps, refuses, or accepts only under the joiner
 // (RFC 5892 Appendix A) and Bidi (RFC 5893 §2) rules, in both cases and
@@ -224,7 +225,9 @@ func TestToASCIIFastPathASCII(t *testing.T) {
 // alone; the runes that are not right-to-left (RFC 5893 §1.4: bidi
 // classes R, AL and AN) but map to such a rune are U+2135..U+2138. It
 // also holds toASCII to the full round trip on every rune alone and
-// after an ASCII letter, where the Bidi Rule and the joiner rules tell.
+// after an ASCII letter, where the Bidi Rule and the joiner rules tell,
+// and on its A-label alone and before a label that the Bidi Rule
+// refuses.
 func TestToASCIIFastPathRunes(t *testing.T) {
 	// The scripts written right to left (bidi classes R and AL, and
 	// the Arabic digits of class AN): the standard library has the
@@ -261,6 +264,15 @@ func TestToASCIIFastPathRunes(t *testing.T) {
 		}
 		checkToASCIIFastPath(t, s)
 		checkToASCIIFastPath(t, "a"+s+".example")
+		// The A-label of a rune that a label may hold, an ASCII name
+		// that takes no way back: the Bidi Rule is decided from the
+		// decoded label there, and from idna's table on the way back
+		// (RFC 5893 §2: "1a" is refused beside a right-to-left label).
+		if _, err := toASCII("a" + s); err == nil {
+			a, _ := idna.Punycode.ToASCII(s)
+			checkToASCIIFastPath(t, a)
+			checkToASCIIFastPath(t, a+".1a")
+		}
 	}
 }
 
