@@ -113,63 +113,82 @@ func escapedByte(s string, i int) byte {
 
 const upperhex = "0123456789ABCDEF"
 
-// escapedLen returns the length of s once every byte not in class m is
-// percent-encoded. With keep, a valid escape "%XX" in s stays as it is
-// (its hex digits upper-cased), as in a query, which is kept escaped.
+// escapeStep is the one rule of escaping, which escapedLen,
+// writeEscaped and needsEscaping apply: the byte at s[i] is written raw
+// when it is in class m; with keep (a query or fragment, which is kept
+// escaped) a valid escape "%XX" stays, its hex digits upper-cased, and
+// takes 3 bytes; any other byte is percent-encoded in upper-case hex.
+// It returns how many bytes of s the step takes, and whether it encodes
+// the byte.
+func escapeStep(s string, i int, m uint32, keep bool) (n int, encode bool) {
+	c := s[i]
+	switch {
+	case chars[c]&m != 0:
+		return 1, false
+	case keep && c == '%' && validEscape(s, i):
+		return 3, false
+	}
+	return 1, true
+}
+
+// escapedLen returns the length of s once written by writeEscaped.
 func escapedLen(s string, m uint32, keep bool) int {
 	n := len(s)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if chars[c]&m != 0 {
+	for i := 0; i < len(s); {
+		if chars[s[i]]&m != 0 { // escapeStep's first case, without the call
+			i++
 			continue
 		}
-		if keep && c == '%' && validEscape(s, i) {
-			i += 2
-			continue
+		k, encode := escapeStep(s, i, m, keep)
+		if encode {
+			n += 2
 		}
-		n += 2
+		i += k
 	}
 	return n
 }
 
-// writeEscaped writes s to b with every byte not in class m
-// percent-encoded in upper-case hex; with keep, as escapedLen says.
+// writeEscaped writes s to b as escapeStep says.
 func writeEscaped(b *strings.Builder, s string, m uint32, keep bool) {
 	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if chars[c]&m != 0 {
+	for i := 0; i < len(s); {
+		if chars[s[i]]&m != 0 { // escapeStep's first case, without the call
+			i++
 			continue
 		}
-		b.WriteString(s[start:i])
-		if keep && c == '%' && validEscape(s, i) {
-			b.WriteByte('%')
-			b.WriteByte(upper(s[i+1]))
-			b.WriteByte(upper(s[i+2]))
-			i += 2
-		} else {
+		k, encode := escapeStep(s, i, m, keep)
+		switch {
+		case encode:
+			b.WriteString(s[start:i])
+			c := s[i]
 			b.WriteByte('%')
 			b.WriteByte(upperhex[c>>4])
 			b.WriteByte(upperhex[c&15])
+		default: // a kept escape
+			b.WriteString(s[start:i])
+			b.WriteByte('%')
+			b.WriteByte(upper(s[i+1]))
+			b.WriteByte(upper(s[i+2]))
 		}
-		start = i + 1
+		i += k
+		start = i
 	}
 	b.WriteString(s[start:])
 }
 
-// needsEscaping reports whether writeEscaped would change s.
+// needsEscaping reports whether writeEscaped would change s: a byte to
+// encode, or a kept escape with lower-case hex.
 func needsEscaping(s string, m uint32, keep bool) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if chars[c]&m != 0 {
+	for i := 0; i < len(s); {
+		if chars[s[i]]&m != 0 { // escapeStep's first case, without the call
+			i++
 			continue
 		}
-		if keep && c == '%' && validEscape(s, i) &&
-			upper(s[i+1]) == s[i+1] && upper(s[i+2]) == s[i+2] {
-			i += 2
-			continue
+		k, encode := escapeStep(s, i, m, keep)
+		if encode || k == 3 && (upper(s[i+1]) != s[i+1] || upper(s[i+2]) != s[i+2]) {
+			return true
 		}
-		return true
+		i += k
 	}
 	return false
 }
