@@ -62,6 +62,7 @@ func (g Grammar) FindAll(text string, n int) []Match {
 	return f.all(n)
 }
 
+// newFinder returns a finder of g's URLs in text.
 func newFinder(g Grammar, text string) *finder {
 	f := &finder{g: g, text: text, t: &findTables[g]}
 	if f.t.ps.ucs {
