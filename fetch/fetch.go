@@ -514,11 +514,16 @@ func (r *Response) list(p *ftpurl.Plan, fallback bool) error {
 		return e
 	}
 	r.Action, r.Entries, r.Fallback = ftpurl.List, entries, fallback
-	// Read of a listing returns io.EOF, after Close too. The listing is
-	// whole: a failed QUIT changes nothing.
+	r.endListing()
+	return nil
+}
+
+// endListing ends the session once a listing is read. Read of a
+// listing returns io.EOF, after Close too; the listing is whole, so a
+// failed QUIT changes nothing.
+func (r *Response) endListing() {
 	r.readErr = io.EOF
 	_ = r.Close()
-	return nil
 }
 
 // nameList runs NLST and ends the session.
@@ -529,10 +534,7 @@ func (r *Response) nameList(p *ftpurl.Plan) error {
 		return s.fail("nlst", strings.TrimSpace("NLST "+p.Name), err)
 	}
 	r.Action, r.Names = ftpurl.NameList, names
-	// Read of a listing returns io.EOF, after Close too. The listing is
-	// whole: a failed QUIT changes nothing.
-	r.readErr = io.EOF
-	_ = r.Close()
+	r.endListing()
 	return nil
 }
 
