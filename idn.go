@@ -175,6 +175,19 @@ func isDottedQuad(s string) bool {
 // can change the answer, ToUnicode must succeed and converting its
 // result again must give the same labels.
 func toASCII(h string) (string, error) {
+	a, err := toASCIIOneWay(h)
+	if err != nil || !needsRoundTrip(h, a) {
+		return a, err
+	}
+	if err := checkWayBack(h, a); err != nil {
+		return "", err
+	}
+	return a, nil
+}
+
+// toASCIIOneWay is the way there: hostProfile's ToASCII, and no label
+// emptied by it (UTS #46 §4).
+func toASCIIOneWay(h string) (string, error) {
 	a, err := lookupToASCII(h)
 	if err != nil {
 		return "", idnaError(err)
@@ -185,22 +198,26 @@ func toASCII(h string) (string, error) {
 		}
 		return "", fmt.Errorf("IDNA: label %q maps to nothing (UTS #46 §4: no label may be empty)", label)
 	}
-	if !needsRoundTrip(h, a) {
-		return a, nil
-	}
+	return a, nil
+}
+
+// checkWayBack checks that a, which ToASCII made of h, converts back
+// (RFC 5891 §5.4): ToUnicode succeeds, and converting its result again
+// gives a.
+func checkWayBack(h, a string) error {
 	u, err := hostProfile.ToUnicode(a)
 	if err != nil {
-		return "", idnaError(err)
+		return idnaError(err)
 	}
 	// When the way back gives h itself, converting it again gives a:
 	// the third call is needed only for a name that idna mapped.
 	if u == h {
-		return a, nil
+		return nil
 	}
 	if b, err := hostProfile.ToASCII(u); err != nil || b != a {
-		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
+		return fmt.Errorf("IDNA: %q does not convert back to itself", a)
 	}
-	return a, nil
+	return nil
 }
 
 // needsRoundTrip reports whether the way back through ToUnicode (UTS #46

@@ -1,7 +1,6 @@
 package ftpurl
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -16,25 +15,12 @@ import (
 // ToUnicode, then ToASCII again where the way back did not give the
 // name itself. Tests hold toASCII to it.
 func toASCIIFull(h string) (string, error) {
-	a, err := lookupToASCII(h)
+	a, err := toASCIIOneWay(h)
 	if err != nil {
-		return "", idnaError(err)
+		return "", err
 	}
-	if label, ok := emptiedLabel(h, a); ok {
-		if hasPrefixFold(label, "xn--") {
-			return "", fmt.Errorf("IDNA: label %q has nothing after the ACE prefix (UTS #46 §4: no label may be empty)", label)
-		}
-		return "", fmt.Errorf("IDNA: label %q maps to nothing (UTS #46 §4: no label may be empty)", label)
-	}
-	u, err := hostProfile.ToUnicode(a)
-	if err != nil {
-		return "", idnaError(err)
-	}
-	if u == h {
-		return a, nil
-	}
-	if b, err := hostProfile.ToASCII(u); err != nil || b != a {
-		return "", fmt.Errorf("IDNA: %q does not convert back to itself", a)
+	if err := checkWayBack(h, a); err != nil {
+		return "", err
 	}
 	return a, nil
 }
