@@ -1,7 +1,15 @@
 package fetch
 
 import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/textproto"
+	"net/url"
+	"slices"
 	"strconv"
+	"time"
 	"strings"
 )
 
@@ -45,7 +53,23 @@ type Error struct {
 	// Err is the cause.
 	Err error
 
-	prior *Error // the refused RETR that made the Fallback run
+	prior    *Error // the refused RETR that made the Fallback run
+	notFound bool   // the URL names nothing on the server
+	note     string // what the reply means, where fetch can tell
+}
+
+// ErrNotFound is what errors.Is finds in the *Error of a URL that
+// names nothing on the server: a RETR refused with 550 whose fallback's
+// CWD is refused too, a CWD of one of the URL's directories refused
+// with 550, a listing whose Verify step is refused, and Stat of a
+// missing name (RFC 959 §4.2: "550 Requested action not taken. File
+// unavailable").
+var ErrNotFound = errors.New("not found")
+
+// Is reports whether target is ErrNotFound and e says the URL names
+// nothing on the server.
+func (e *Error) Is(target error) bool {
+	return target == ErrNotFound && e.notFound
 }
 
 // Error returns the message
@@ -84,9 +108,14 @@ func (e *Error) Error() string {
 		b.WriteByte(' ')
 		b.WriteString(e.Msg)
 	case e.Err != nil:
-		b.WriteString(e.Err.Error())
+		b.WriteString(escape(e.Err.Error()))
 	default:
 		b.WriteString("failed")
+	}
+	if e.note != "" {
+		b.WriteString(" (")
+		b.WriteString(e.note)
+		b.WriteString(")")
 	}
 	if e.prior != nil {
 		b.WriteString(" (after ")
@@ -100,6 +129,37 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// escape writes the control characters of s (C0, DEL) as \r, \n, \t
+// or \xNN, so that a server's text stays on one line and cannot
+// forge a log line or a terminal escape.
+func escape(s string) string {
+	i := strings.IndexFunc(s, isControl)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch {
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isControl(r):
+			b.WriteString(`\x`)
+			b.WriteByte("0123456789abcdef"[r>>4])
+			b.WriteByte("0123456789abcdef"[r&15])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
 // Unwrap returns Err, so that [errors.Is] and [errors.As] reach the
 // cause: ErrPasswordRequired, a *textproto.Error holding the server's
 // reply, context.Canceled or context.DeadlineExceeded when the context
@@ -111,3 +171,90 @@ func (e *Error) Unwrap() error { return e.Err }
 // step run, and nil for any other step, including an *Error made
 // outside this package. It panics for a nil *Error.
 func (e *Error) Retr() *Error { return e.prior }
+
+// fail builds the *Error of a step that failed with err. The server's
+// text in it is cleaned: the password replaced by "xxxxx", control
+// characters escaped. A connection that ended is io.ErrUnexpectedEOF,
+// and a step that the context's end cut short wraps the context's
+// error, even where a connection's deadline fired first.
+func (s *session) fail(op, command string, err error) *Error {
+	e := &Error{Op: op, URL: s.redacted, Command: command}
+	var tp *textproto.Error
+	switch {
+	case errors.As(err, &tp):
+		e.Code, e.Msg = tp.Code, s.clean(tp.Msg)
+		err = &textproto.Error{Code: tp.Code, Msg: e.Msg}
+	case errors.Is(err, io.EOF):
+		err = io.ErrUnexpectedEOF
+	case isNetwork(err):
+	default:
+		// jlaffaye/ftp reports some replies by their text alone (a
+		// 332 or 4xx to USER): take the code from the reply itself.
+		if s.ctl != nil && op == "login" {
+			if _, last, _ := s.ctl.status(); last.code >= 300 {
+				e.Code, e.Msg = last.code, s.clean(last.text)
+				err = &textproto.Error{Code: e.Code, Msg: e.Msg}
+				break
+			}
+		}
+		if msg := s.clean(err.Error()); msg != err.Error() {
+			err = errors.New(msg)
+		}
+	}
+	e.Err = err
+	if s.ctx != nil {
+		if cerr := contextErr(s.ctx); cerr != nil && !errors.Is(err, cerr) {
+			e.Err = errors.Join(cerr, err)
+		}
+	}
+	if s.tls != nil && (e.Code == 522 || e.Code == 425) {
+		e.note = "the server may require each data connection to resume the control connection's TLS session (RFC 4217 §10.2)"
+	}
+	return e
+}
+
+// failReply builds the *Error of a step the server refused with rep.
+func (s *session) failReply(op, command string, rep reply) *Error {
+	return s.fail(op, command, &textproto.Error{Code: rep.code, Msg: rep.text})
+}
+
+// contextErr returns ctx's error, or context.DeadlineExceeded once its
+// deadline has passed even if ctx has not noticed yet.
+func contextErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+func isNetwork(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// clean replaces the session's secrets in a server's text with
+// "xxxxx" and escapes its control characters.
+func (s *session) clean(text string) string {
+	for _, sec := range s.secrets {
+		text = strings.ReplaceAll(text, sec, "xxxxx")
+	}
+	return escape(text)
+}
+
+// secretsOf returns the forms of a password that a server may echo:
+// as sent, and percent-encoded as in a URL.
+func secretsOf(password string) []string {
+	if password == "" {
+		return nil
+	}
+	forms := []string{password}
+	for _, f := range []string{url.PathEscape(password), url.QueryEscape(password), strings.TrimPrefix(url.UserPassword("", password).String(), ":")} {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms
+}

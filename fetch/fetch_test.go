@@ -159,9 +159,11 @@ var fetchCases = []fetchCase{
 		differ: map[string]want{
 			// NoCWD lists "LIST missing": some servers answer 226 with
 			// nothing, the reason the plan's fallback uses CWD.
+			// vsftpd and Pure-FTPd answer 226 with nothing, so the
+			// plan's Verify ("CWD missing") runs and is refused.
 			"*/nocwd":         fails("list", 0),
-			"vsftpd/nocwd":    {action: ftpurl.List, none: true},
-			"pure-ftpd/nocwd": {action: ftpurl.List, none: true},
+			"vsftpd/nocwd":    fails("verify", 550),
+			"pure-ftpd/nocwd": fails("verify", 550),
 		},
 	},
 }
@@ -236,6 +238,12 @@ func check(t *testing.T, srv, rawURL string, w want, opts ...fetch.Option) {
 		if fe.Op != w.errOp || (w.errCode != 0 && fe.Code != w.errCode) || fe.Fallback != w.fallback {
 			t.Fatalf("Open(%s) on %s: %v; want step %q (fallback %v), code %d; got step %q (fallback %v), code %d",
 				rawURL, srv, err, w.errOp, w.fallback, w.errCode, fe.Op, fe.Fallback, fe.Code)
+		}
+		// A 550 to CWD, to RETR or to a listing's Verify means the URL
+		// names nothing (RFC 959 §4.2); NLST of a file is refused
+		// otherwise.
+		if wantNotFound := fe.Code == 550 && fe.Op != "nlst"; errors.Is(err, fetch.ErrNotFound) != wantNotFound {
+			t.Errorf("Open(%s) on %s: %v; errors.Is(err, ErrNotFound) = %v, want %v", rawURL, srv, err, !wantNotFound, wantNotFound)
 		}
 		return
 	}

@@ -1,0 +1,313 @@
+package fetch
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/ftpurl/ftpurl"
+)
+
+// A Client fetches ftp and ftps URLs and keeps the sessions it logged
+// in for the next URL of the same server, as curl, wget and
+// net/http.Client do: 300 files from one mirror cost one login. Its
+// zero value is ready to use, with the defaults below; [DefaultClient]
+// is the one that [Open] and [Stat] use.
+//
+// A Client is safe for concurrent use by several goroutines. Its
+// fields must not change once it is in use.
+type Client struct {
+	// TLSConfig configures TLS for ftps:// URLs and WithTLS. Each
+	// control connection gets its own clone, with a ClientSessionCache
+	// of its own, and ServerName set to the URL's host when the config
+	// has none (see the package doc, "TLS"). nil: a zero tls.Config,
+	// which verifies certificates against the system's roots, as
+	// net/http does.
+	TLSConfig *tls.Config
+
+	// DialContext makes the TCP connections, control and data alike: a
+	// proxy or a test network goes here. nil: a net.Dialer.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	// MaxConnsPerHost caps the sessions to one server (scheme, host
+	// and port) at once, busy and idle: FTP servers limit connections
+	// per address and answer 421 beyond it. An Open or Stat beyond it
+	// waits for a session, within its context. 0: 2.
+	MaxConnsPerHost int
+
+	// IdleTimeout is how long an idle session is kept for reuse. 0: 30
+	// seconds; negative: sessions are never reused (each fetch logs in
+	// and ends with QUIT).
+	IdleTimeout time.Duration
+
+	// StallTimeout fails the step at hand when the server sends nothing
+	// (or takes nothing) for this long, with or without a context
+	// deadline: a greeting, a reply or a byte of a transfer that does
+	// not come. 0: 2 minutes; negative: none.
+	StallTimeout time.Duration
+
+	mu    sync.Mutex
+	hosts map[hostKey]*hostPool
+}
+
+// DefaultClient is the Client that the package functions Open and Stat
+// use.
+var DefaultClient = &Client{}
+
+type hostKey struct{ scheme, addr string }
+
+// hostPool holds one server's sessions.
+type hostPool struct {
+	n       int          // sessions, busy and idle
+	idle    []*session   // most recently used last
+	waiters []chan *session // nil sent: a slot is free, dial
+}
+
+func (c *Client) stall() time.Duration {
+	switch {
+	case c.StallTimeout == 0:
+		return defaultStall
+	case c.StallTimeout < 0:
+		return 0
+	}
+	return c.StallTimeout
+}
+
+func (c *Client) maxConns() int {
+	if c.MaxConnsPerHost <= 0 {
+		return defaultMaxPer
+	}
+	return c.MaxConnsPerHost
+}
+
+func (c *Client) idleTimeout() time.Duration {
+	if c.IdleTimeout == 0 {
+		return defaultIdle
+	}
+	return c.IdleTimeout
+}
+
+// tlsConfig returns the TLS configuration of one control connection
+// and its data connections: a clone with a session cache of its own,
+// so that the data connections resume the control connection's TLS
+// session (RFC 4217 §10.2), which vsftpd and ProFTPD demand, and no
+// other's.
+func (c *Client) tlsConfig(u *ftpurl.URL) *tls.Config {
+	var cfg *tls.Config
+	if c.TLSConfig != nil {
+		cfg = c.TLSConfig.Clone()
+	} else {
+		cfg = &tls.Config{}
+	}
+	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(4)
+	if cfg.ServerName == "" {
+		cfg.ServerName = u.Host
+	}
+	return cfg
+}
+
+// get returns a session for k: an idle one that still works, or a new
+// one once there is room under MaxConnsPerHost. fresh reports a new
+// session, which the caller must dial.
+func (c *Client) get(ctx context.Context, k key) (s *session, fresh bool, err error) {
+	hk := hostKey{k.scheme, k.addr}
+retry:
+	for {
+		c.mu.Lock()
+		if c.hosts == nil {
+			c.hosts = map[hostKey]*hostPool{}
+		}
+		hp := c.hosts[hk]
+		if hp == nil {
+			hp = &hostPool{}
+			c.hosts[hk] = hp
+		}
+		// An idle session with the same login, most recent first.
+		for i := len(hp.idle) - 1; i >= 0; i-- {
+			if s := hp.idle[i]; s.key == k {
+				hp.idle = append(hp.idle[:i], hp.idle[i+1:]...)
+				c.mu.Unlock()
+				if s.wake() {
+					return s, false, nil
+				}
+				s.abort()
+				c.drop(k)
+				continue retry
+			}
+		}
+		if hp.n < c.maxConns() {
+			hp.n++
+			c.mu.Unlock()
+			return &session{key: k, client: c}, true, nil
+		}
+		// Full: an idle session of another login makes room.
+		if len(hp.idle) > 0 {
+			old := hp.idle[0]
+			hp.idle = hp.idle[1:]
+			c.mu.Unlock()
+			old.wake()
+			old.quit()
+			return &session{key: k, client: c}, true, nil
+		}
+		{
+			w := make(chan *session, 1)
+			hp.waiters = append(hp.waiters, w)
+			c.mu.Unlock()
+			select {
+			case s := <-w:
+				if s == nil {
+					return &session{key: k, client: c}, true, nil
+				}
+				if s.key == k {
+					return s, false, nil
+				}
+				s.quit()
+				return &session{key: k, client: c}, true, nil
+			case <-ctx.Done():
+				c.mu.Lock()
+				i := indexOf(hp.waiters, w)
+				if i >= 0 {
+					hp.waiters = append(hp.waiters[:i], hp.waiters[i+1:]...)
+				}
+				c.mu.Unlock()
+				if i < 0 {
+					// Handed a session or a slot meanwhile: give it back.
+					if s := <-w; s != nil {
+						c.put(s)
+					} else {
+						c.drop(k)
+					}
+				}
+				return nil, false, ctx.Err()
+			}
+		}
+	}
+}
+
+func indexOf(ws []chan *session, w chan *session) int {
+	for i, x := range ws {
+		if x == w {
+			return i
+		}
+	}
+	return -1
+}
+
+// put gives back a session whose last use ended cleanly: to a waiter,
+// or to the idle list.
+func (c *Client) put(s *session) {
+	if c.idleTimeout() < 0 || s.closed() {
+		s.quit()
+		c.drop(s.key)
+		return
+	}
+	s.forget()
+	c.mu.Lock()
+	hp := c.hosts[hostKey{s.key.scheme, s.key.addr}]
+	if len(hp.waiters) > 0 {
+		w := hp.waiters[0]
+		hp.waiters = hp.waiters[1:]
+		c.mu.Unlock()
+		w <- s
+		return
+	}
+	s.sleep(c.idleTimeout(), func() { c.expire(s) })
+	hp.idle = append(hp.idle, s)
+	c.mu.Unlock()
+}
+
+// drop notes that a session of k has ended, and lets a waiter dial.
+func (c *Client) drop(k key) {
+	c.mu.Lock()
+	hp := c.hosts[hostKey{k.scheme, k.addr}]
+	if len(hp.waiters) > 0 {
+		w := hp.waiters[0]
+		hp.waiters = hp.waiters[1:]
+		c.mu.Unlock()
+		w <- nil
+		return
+	}
+	hp.n--
+	c.mu.Unlock()
+}
+
+// release ends a session's use: back to the pool when ok, else closed.
+func (c *Client) release(s *session, ok bool) {
+	if !s.unbind() {
+		ok = false // the context ended meanwhile and closed it
+	}
+	if ok && !s.closed() {
+		c.put(s)
+		return
+	}
+	s.abort()
+	c.drop(s.key)
+}
+
+// expire closes an idle session whose IdleTimeout has passed.
+func (c *Client) expire(s *session) {
+	c.mu.Lock()
+	hp := c.hosts[hostKey{s.key.scheme, s.key.addr}]
+	i := -1
+	for j, x := range hp.idle {
+		if x == s {
+			i = j
+		}
+	}
+	if i < 0 {
+		c.mu.Unlock()
+		return
+	}
+	hp.idle = append(hp.idle[:i], hp.idle[i+1:]...)
+	c.mu.Unlock()
+	s.wake()
+	s.quit()
+	c.drop(s.key)
+}
+
+// CloseIdleConnections ends every idle session (QUIT), as
+// net/http.Transport's method of that name does. Sessions in use are
+// left alone.
+func (c *Client) CloseIdleConnections() {
+	c.mu.Lock()
+	var idle []*session
+	for _, hp := range c.hosts {
+		idle = append(idle, hp.idle...)
+		hp.idle = nil
+	}
+	c.mu.Unlock()
+	for _, s := range idle {
+		s.wake()
+		s.quit()
+		c.drop(s.key)
+	}
+}
+
+// sleep makes s idle: its control connection is watched for the
+// server's leaving, and after d it expires.
+func (s *session) sleep(d time.Duration, expire func()) {
+	s.mu.Lock()
+	s.idleAt = time.Now()
+	s.timer = time.AfterFunc(d, expire)
+	s.mu.Unlock()
+	s.watch = s.ctl.watchIdle()
+}
+
+// wake ends the idle watch; it reports whether the session is still
+// usable (the server sent nothing and did not close it).
+func (s *session) wake() bool {
+	s.mu.Lock()
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	s.mu.Unlock()
+	if s.watch == nil {
+		return !s.closed()
+	}
+	ok := s.watch.stop()
+	s.watch = nil
+	return ok && !s.closed()
+}

@@ -1,0 +1,689 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ftpurl/ftpurl"
+	"github.com/jlaffaye/ftp"
+)
+
+// A request is one Open or Stat, parsed and planned, before it
+// connects.
+type request struct {
+	u        *ftpurl.URL
+	plan     *ftpurl.Plan
+	cfg      config
+	user     string
+	password string
+	redacted string
+	key      key
+}
+
+// newRequest parses rawURL, makes its plan and its login, and checks
+// the options against them: everything that can fail before
+// connecting.
+func newRequest(rawURL string, opts []Option) (*request, error) {
+	r := &request{}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&r.cfg)
+		}
+	}
+	u, err := r.cfg.grammar.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := u.Plan(r.cfg.planOpts...)
+	if err != nil {
+		return nil, err
+	}
+	r.u, r.plan, r.redacted = u, plan, u.Redacted()
+	if err := r.login(); err != nil {
+		return nil, err
+	}
+	if err := r.checkOffset(); err != nil {
+		return nil, err
+	}
+	r.key = key{scheme: scheme(u), addr: u.Address(), user: r.user, password: r.password, tls: plain}
+	switch {
+	case r.key.scheme == "ftps":
+		r.key.tls = implicit
+	case r.cfg.tls:
+		r.key.tls = explicit
+	}
+	return r, nil
+}
+
+// login takes the user and password from the URL (ftpurl.URL.Login),
+// or from WithPassword.
+func (r *request) login() error {
+	u := r.u
+	user, password, ok := u.Login()
+	if !ok {
+		var name string
+		var hasPass bool
+		if u.User != nil {
+			name = u.User.Username()
+			_, hasPass = u.User.Password()
+		}
+		switch {
+		case u.User == nil || hasPass || strings.ContainsAny(name, "\r\n\x00"):
+			return &Error{Op: "login", URL: r.redacted, Err: errors.New("the user name or password holds CR, LF or NUL")}
+		case !r.cfg.hasPassword:
+			return &Error{Op: "login", URL: r.redacted, Err: ErrPasswordRequired}
+		case strings.ContainsAny(r.cfg.password, "\r\n\x00"):
+			return &Error{Op: "login", URL: r.redacted, Err: errors.New("the WithPassword password holds CR, LF or NUL")}
+		}
+		user, password = name, r.cfg.password
+	}
+	r.user, r.password = user, password
+	return nil
+}
+
+func (r *request) checkOffset() error {
+	off := r.cfg.offset
+	switch {
+	case off == 0:
+		return nil
+	case off < 0:
+		return &Error{Op: "rest", URL: r.redacted, Err: errors.New("WithOffset: the offset " + strconv.FormatInt(off, 10) + " is negative")}
+	case r.plan.Type != ftpurl.TypeImage:
+		return &Error{Op: "rest", URL: r.redacted, Err: errors.New("WithOffset needs TYPE I: the URL's ;type=" + string(rune(r.plan.Type)) + " transfers other bytes than the file holds (RFC 3659 §5.1)")}
+	}
+	return nil
+}
+
+func (r *request) secrets() []string {
+	if r.u.User == nil {
+		return nil
+	}
+	if _, has := r.u.User.Password(); !has && !r.cfg.hasPassword {
+		return nil
+	}
+	return secretsOf(r.password)
+}
+
+// connect gives r a logged-in session of c, bound to ctx: an idle one
+// or a new one.
+func (c *Client) connect(ctx context.Context, r *request) (*session, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &Error{Op: "dial", URL: r.redacted, Err: err}
+	}
+	s, fresh, err := c.get(ctx, r.key)
+	if err != nil {
+		return nil, &Error{Op: "dial", URL: r.redacted, Err: err}
+	}
+	s.bind(ctx, r.redacted, r.secrets())
+	if fresh {
+		if err := s.dial(ctx, r.u, r.user, r.password, &r.cfg); err != nil {
+			c.release(s, false)
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// withTimeout applies WithTimeout to ctx.
+func (r *request) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if r.cfg.timeout > 0 {
+		return context.WithTimeout(ctx, r.cfg.timeout)
+	}
+	return ctx, func() {}
+}
+
+// Open fetches what rawURL names with [DefaultClient]; see
+// [Client.Open].
+func Open(ctx context.Context, rawURL string, opts ...Option) (*Response, error) {
+	return DefaultClient.Open(ctx, rawURL, opts...)
+}
+
+// Open fetches what rawURL names and returns it as a Response, which
+// the caller must Close. On failure it returns a nil *Response and an
+// error; it never returns nil and nil.
+//
+// It parses rawURL (with [ftpurl.Lenient] unless WithGrammar says
+// otherwise) and makes its [ftpurl.Plan]; a URL that does not parse, or
+// that Plan refuses, returns the *ftpurl.Error as it is. It takes the
+// login from [ftpurl.URL.Login]: a user without a password needs
+// WithPassword, or Open returns an *Error wrapping ErrPasswordRequired
+// before it connects. Then it takes an idle session of the same server
+// and login, or dials the URL's address and logs in, and runs the plan
+// from the login directory (or from the root, for an absolute path):
+//
+//   - "CWD dir" for each of Plan.Dirs (2011 draft §3.2.3 (1)); a
+//     session that is in those directories already skips them;
+//   - "TYPE t" for Plan.Type (§3.2.3 (2)), unless it is in force;
+//   - for Retrieve, "RETR name" (§3.2.3 (4c)): the Response reads the
+//     file;
+//   - for List, "LIST" or "LIST name" (§3.2.3 (4a)): Response.Entries;
+//   - for NameList, "NLST" or "NLST name" (§3.2.3 (4b)): Response.Names;
+//   - for RetrieveOrList (§3.2.3 (4d)), "RETR name", and when the server
+//     refuses it with 550, before or after the 150 that opens the
+//     transfer, Plan.Fallback from the directory the plan reached:
+//     "CWD name", "TYPE A", "LIST". A file of zero bytes is told from a
+//     refusal by the server's final reply.
+//
+// A listing with an argument that comes back empty is checked with
+// "CWD" of that argument: a 550 there is ErrNotFound, not an empty
+// directory.
+//
+// The context bounds the whole fetch, reading the file included:
+// cancelling it, or its deadline passing, closes the connections, and
+// Read or Open return an error that wraps the context's. Every error of
+// Open but a parse or plan error is an *Error that names the step that
+// failed and carries the server's reply when there was one; so is every
+// error of Read but io.EOF and the one after Close. None shows the
+// URL's password.
+func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Response, error) {
+	r, err := newRequest(rawURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := r.withTimeout(ctx)
+	s, err := c.connect(ctx, r)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp := &Response{URL: r.redacted, Plan: r.plan, Size: -1, client: c, sess: s, cancel: cancel, offset: r.cfg.offset}
+	if err := resp.run(r); err != nil {
+		c.release(s, reusable(err))
+		cancel()
+		return nil, err
+	}
+	return resp, nil
+}
+
+// reusable reports whether a session that failed with err can serve
+// another URL: the server refused a command and the connection is
+// whole.
+func reusable(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.Code == 0 || e.Code == 421 {
+		return false
+	}
+	var ne interface{ Timeout() bool }
+	return !errors.As(err, &ne) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// run runs the plan on resp's session.
+func (resp *Response) run(r *request) error {
+	s, p := resp.sess, r.plan
+	if err := resp.steps(p, false); err != nil {
+		return err
+	}
+	switch p.Action {
+	case ftpurl.List:
+		return resp.list(p, false)
+	case ftpurl.NameList:
+		return resp.nameList(p)
+	case ftpurl.Retrieve:
+		body, err := resp.retr(p.Name)
+		if err != nil {
+			return err
+		}
+		resp.body, resp.Action = body, ftpurl.Retrieve
+		return nil
+	case ftpurl.RetrieveOrList:
+		return resp.retrieveOrList(p)
+	}
+	return &Error{Op: "plan", URL: s.redacted, Err: errors.New("the plan has no action: " + p.Action.String())}
+}
+
+// steps sends the CWD and TYPE commands of p. The first plan of a
+// reused session starts from where the plan starts (goHome).
+func (resp *Response) steps(p *ftpurl.Plan, fallback bool) error {
+	s := resp.sess
+	dirs := nonNull(p.Dirs)
+	if !fallback {
+		skip, err := s.goHome(p)
+		if err != nil {
+			e := s.fail("cwd", "CWD "+s.home, err)
+			return e
+		}
+		dirs = dirs[skip:]
+	}
+	for _, d := range dirs {
+		if err := s.cwdTo(d, true); err != nil {
+			e := s.fail("cwd", "CWD "+d, err)
+			e.Fallback = fallback
+			e.notFound = e.Code == ftp.StatusFileUnavailable
+			return e
+		}
+	}
+	if err := s.setType(p.Type); err != nil {
+		e := s.fail("type", "TYPE "+strings.ToUpper(string(rune(p.Type))), err)
+		e.Fallback = fallback
+		return e
+	}
+	return nil
+}
+
+// retr starts RETR name, after REST for an offset and SIZE where the
+// 150 reply may not give the size.
+func (resp *Response) retr(name string) (*ftp.Response, error) {
+	s := resp.sess
+	_, hasSize := s.ctl.features()["SIZE"]
+	if hasSize && s.typ == ftpurl.TypeImage && (!s.sizeIn150 || resp.offset > 0) {
+		// RFC 3659 §4: the size of the file as TYPE I transfers it.
+		if rep, err := s.ctl.cmd("SIZE " + name); err != nil {
+			return nil, s.fail("size", "SIZE "+name, err)
+		} else if rep.code == 213 {
+			if n, err := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64); err == nil && n >= 0 {
+				resp.Size = n
+			}
+		}
+	}
+	body, err := s.conn.RetrFrom(name, uint64(resp.offset))
+	if err != nil {
+		if cmd, _, _ := s.ctl.status(); strings.HasPrefix(cmd, "REST ") {
+			return nil, s.fail("rest", cmd, err)
+		}
+		e := s.fail("retr", "RETR "+name, err)
+		e.notFound = e.Code == ftp.StatusFileUnavailable
+		return nil, e
+	}
+	_, _, opened := s.ctl.status()
+	if n := sizeIn150(opened); n >= 0 {
+		s.sizeIn150 = true
+		if resp.offset == 0 {
+			resp.Size = n
+		}
+	}
+	return body, nil
+}
+
+// sizeIn150 reads "(N bytes)" from the reply that opened a transfer,
+// as vsftpd, ProFTPD and Pure-FTPd word it; -1 if there is none.
+func sizeIn150(text string) int64 {
+	i := strings.LastIndex(text, " bytes)")
+	if i < 0 {
+		return -1
+	}
+	j := strings.LastIndexByte(text[:i], '(')
+	if j < 0 {
+		return -1
+	}
+	n, err := strconv.ParseInt(text[j+1:i], 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// list runs LIST and gives the session back.
+func (resp *Response) list(p *ftpurl.Plan, fallback bool) error {
+	s := resp.sess
+	cmd := strings.TrimSpace("LIST " + p.Name)
+	var buf bytes.Buffer
+	s.setListing(&buf)
+	entries, err := s.conn.List(p.Name)
+	s.setListing(nil)
+	if err != nil {
+		e := s.fail("list", cmd, err)
+		e.Fallback = fallback
+		// LIST of a name (a directory, RFC 959 §4.1.3) refused with
+		// 550: pyftpdlib's "No such file or directory".
+		e.notFound = e.Code == ftp.StatusFileUnavailable
+		return e
+	}
+	lines := splitLines(buf.String())
+	if len(entries) == 0 {
+		if err := resp.verify(p, lines, fallback); err != nil {
+			return err
+		}
+	}
+	resp.Action, resp.Entries, resp.Lines, resp.Fallback = ftpurl.List, entries, lines, fallback
+	resp.endListing()
+	return nil
+}
+
+// nameList runs NLST and gives the session back.
+func (resp *Response) nameList(p *ftpurl.Plan) error {
+	s := resp.sess
+	var buf bytes.Buffer
+	s.setListing(&buf)
+	names, err := s.conn.NameList(p.Name)
+	s.setListing(nil)
+	if err != nil {
+		return s.fail("nlst", strings.TrimSpace("NLST "+p.Name), err)
+	}
+	if len(names) == 0 {
+		if err := resp.verify(p, nil, false); err != nil {
+			return err
+		}
+	}
+	resp.Action, resp.Names = ftpurl.NameList, names
+	resp.endListing()
+	return nil
+}
+
+// verify checks an empty listing of a name: vsftpd and Pure-FTPd
+// answer "LIST absent" and "NLST absent" with 150, nothing, 226, as
+// for an empty directory. "CWD name" tells the two apart: 250 for a
+// directory, 550 for nothing (ErrNotFound). A listing that has lines
+// but no entry is an error too: an "ls" error text is no directory.
+func (resp *Response) verify(p *ftpurl.Plan, lines []string, fallback bool) error {
+	s := resp.sess
+	op, cmd := "list", "LIST"
+	if p.Action == ftpurl.NameList {
+		op, cmd = "nlst", "NLST"
+	}
+	if p.Name != "" {
+		if err := s.cwdTo(p.Name, true); err != nil {
+			e := s.fail("verify", "CWD "+p.Name, err)
+			e.Fallback = fallback
+			e.notFound = e.Code == ftp.StatusFileUnavailable
+			if e.notFound {
+				e.note = cmd + " " + p.Name + " listed nothing"
+			}
+			return e
+		}
+	}
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) == 2 && f[0] == "total" {
+			continue
+		}
+		e := s.fail(op, strings.TrimSpace(cmd+" "+p.Name), errors.New("the listing holds no entry that fetch can read; its first line: "+strconv.Quote(clip(l))))
+		e.Fallback = fallback
+		return e
+	}
+	return nil
+}
+
+func splitLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+func (s *session) setListing(b *bytes.Buffer) {
+	s.mu.Lock()
+	s.listing = b
+	s.mu.Unlock()
+}
+
+// endListing gives the session back once a listing is read. Read of a
+// listing returns io.EOF, after Close too.
+func (resp *Response) endListing() {
+	resp.readErr = io.EOF
+	resp.finish(true)
+}
+
+// retrieveOrList runs RETR, and the plan's Fallback when the server
+// refuses it with 550: at once, or after the 150, when the transfer
+// ends without a byte (ftpserverlib answers so for a directory).
+func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
+	s := resp.sess
+	body, err := resp.retr(p.Name)
+	var retrErr *Error
+	if err == nil {
+		// Read until the first byte or the end of the transfer.
+		buf := make([]byte, 4096)
+		for {
+			n, rerr := body.Read(buf)
+			if n > 0 {
+				resp.body, resp.peek, resp.Action = body, buf[:n], ftpurl.Retrieve
+				resp.n = int64(n)
+				return nil
+			}
+			if rerr == nil {
+				continue
+			}
+			cerr := body.Close()
+			if rerr != io.EOF {
+				return s.fail("retr", "RETR "+p.Name, errors.Join(rerr, cerr))
+			}
+			if cerr == nil {
+				// An empty file: the reply confirmed the transfer.
+				resp.Action = ftpurl.Retrieve
+				if resp.Size > 0 {
+					return resp.short()
+				}
+				resp.readErr = io.EOF
+				resp.finish(true)
+				return nil
+			}
+			retrErr = s.fail("retr", "RETR "+p.Name, cerr)
+			break
+		}
+	} else if !errors.As(err, &retrErr) {
+		return err
+	}
+	if retrErr.Op != "retr" || retrErr.Code != ftp.StatusFileUnavailable || p.Fallback == nil {
+		retrErr.notFound = retrErr.Op == "retr" && retrErr.Code == ftp.StatusFileUnavailable
+		return retrErr
+	}
+	fb := p.Fallback
+	if err := resp.steps(fb, true); err != nil {
+		e := err.(*Error)
+		e.prior = retrErr
+		return e
+	}
+	if err := resp.list(fb, true); err != nil {
+		if e, ok := err.(*Error); ok {
+			e.prior = retrErr
+		}
+		return err
+	}
+	return nil
+}
+
+// A Response is what Open fetched: a file to read, or a listing.
+//
+// For a file (Action is [ftpurl.Retrieve]), Read reads the bytes as the
+// data connection brings them, in the TYPE that the plan sent: "TYPE I"
+// when the URL has no typecode, so the bytes are the file's own.
+// Reading to the end checks the server's final reply (226, RFC 959
+// §4.2) and, in TYPE I, the count of bytes against Size: a transfer
+// the server reports as failed, or one that ends short, ends with an
+// *Error instead of io.EOF, so a cut-short file never looks whole.
+//
+// For a listing (Action is [ftpurl.List] or [ftpurl.NameList]), Entries
+// or Names holds it (nil for an empty listing), Read returns io.EOF at
+// once, and the session is already free for the next URL.
+//
+// Close ends the transfer, if it is still running. It must be called
+// for a file. Close may be called from another goroutine while Read
+// blocks: Read then returns an error, as with net.Conn. Otherwise a
+// Response is not safe for concurrent use.
+type Response struct {
+	// URL is the URL fetched, redacted (ftpurl.URL.Redacted).
+	URL string
+
+	// Plan is the plan that Open ran: Plan.Fallback's steps ran too when
+	// Fallback is true.
+	Plan *ftpurl.Plan
+
+	// Action is what ran: Retrieve (a file), List (Entries) or
+	// NameList (Names). A RetrieveOrList plan gives Retrieve when RETR
+	// succeeded and List when its fallback ran.
+	Action ftpurl.Action
+
+	// Fallback reports whether RETR of a RetrieveOrList plan was refused
+	// with 550 and Plan.Fallback (CWD Name, TYPE A, LIST) ran instead
+	// (2011 draft §3.2.3 (4d)).
+	Fallback bool
+
+	// Size is the size of the file in bytes, the whole file even with
+	// WithOffset: from the server's 150 reply ("(N bytes)") or, where
+	// that may lack it, from SIZE (RFC 3659 §4). -1 when the server
+	// gives none, and for a listing.
+	Size int64
+
+	// Entries is the LIST listing, parsed by github.com/jlaffaye/ftp.
+	// LIST output has no standard form (RFC 959 §4.1.3 leaves it to
+	// the server); lines the parser does not understand are left out.
+	// It is nil for an empty listing, and when Action is not List.
+	//
+	// Names are as the server sent them: they may hold "/", "..",
+	// control characters or nothing at all. A program that makes files
+	// from them must check them first (filepath.IsLocal).
+	Entries []*ftp.Entry
+
+	// Lines is the LIST listing as the server sent it, one line each,
+	// without the line ends; nil when Action is not List.
+	Lines []string
+
+	// Names is the NLST listing: one name a line, as the server sent
+	// them (RFC 959 §4.1.3), without the CRLF. Some servers include
+	// "." and "..". It is nil for an empty listing, and when Action is
+	// not NameList. As with Entries, the names are the server's and
+	// must be checked before they name a file (filepath.IsLocal).
+	Names []string
+
+	client *Client
+	cancel context.CancelFunc
+	offset int64
+
+	mu       sync.Mutex // held by Read and by Close's bookkeeping
+	sess     *session   // nil once the session is given back or closed
+	body     *ftp.Response
+	peek     []byte // bytes read ahead to tell a file from a refusal
+	n        int64  // bytes read from the data connection
+	readErr  error  // the error every later Read returns
+	closed   bool
+	finished sync.Once
+}
+
+var errReadClosed = errors.New("fetch: read from a closed Response")
+
+// Read reads the file's bytes. It returns io.EOF after the last byte,
+// once the server has confirmed the transfer and the byte count agrees
+// with Size (at once for an empty file), and an *Error with Op "retr"
+// if the transfer fails: the server reports it failed, it ends short
+// (wrapping io.ErrUnexpectedEOF), the connection breaks, or the context
+// ends. Once Read has returned io.EOF or an error, every later call
+// returns 0 and the same error, Close or not.
+//
+// After Close, a Read that had not returned an error yet returns 0 and
+// a plain error (not an *Error): "fetch: read from a closed Response".
+// For a listing Read returns 0, io.EOF, before and after Close. Read of
+// a nil *Response panics.
+func (r *Response) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.readErr != nil {
+		return 0, r.readErr
+	}
+	if r.closed {
+		r.readErr = errReadClosed
+		return 0, r.readErr
+	}
+	if len(r.peek) > 0 {
+		n := copy(p, r.peek)
+		r.peek = r.peek[n:]
+		return n, nil
+	}
+	if r.body == nil {
+		r.readErr = io.EOF
+		return 0, io.EOF
+	}
+	n, err := r.body.Read(p)
+	r.n += int64(n)
+	if err == nil {
+		return n, nil
+	}
+	s := r.sess
+	if r.closed {
+		r.readErr = errReadClosed
+		return n, r.readErr
+	}
+	if err != io.EOF {
+		r.readErr = s.fail("retr", "RETR "+r.Plan.Name, err)
+		r.finish(false)
+		return n, r.readErr
+	}
+	// The data connection closed: the reply on the control connection
+	// says whether the file is whole.
+	body := r.body
+	r.body = nil
+	if cerr := body.Close(); cerr != nil {
+		r.readErr = s.fail("retr", "RETR "+r.Plan.Name, cerr)
+		r.finish(reusable(r.readErr))
+		return n, r.readErr
+	}
+	if err := r.short(); err != nil {
+		return n, err
+	}
+	r.readErr = io.EOF
+	r.finish(true)
+	return n, io.EOF
+}
+
+// short fails a transfer that the server confirmed with fewer bytes
+// than Size (curl's "partial file"). TYPE A may change the count
+// (RFC 959 §3.1.1.1), so it is checked in TYPE I only.
+func (r *Response) short() error {
+	want := r.Size - r.offset
+	if r.Size < 0 || r.Plan.Type != ftpurl.TypeImage && r.Plan.Type != 0 || r.sess.typ != ftpurl.TypeImage || r.n >= want {
+		return nil
+	}
+	e := r.sess.fail("retr", "RETR "+r.Plan.Name, io.ErrUnexpectedEOF)
+	e.note = "the server ended the transfer after " + strconv.FormatInt(r.n, 10) + " of " + strconv.FormatInt(want, 10) + " bytes"
+	r.readErr = e
+	r.finish(false)
+	return e
+}
+
+// finish ends the Response's use of its session: back to the Client
+// when ok, closed otherwise.
+func (r *Response) finish(ok bool) {
+	r.finished.Do(func() {
+		if r.sess != nil {
+			r.sess.forget()
+			r.client.release(r.sess, ok)
+		}
+		if r.cancel != nil {
+			r.cancel()
+		}
+	})
+}
+
+// Close ends the transfer if it still runs: the connections are closed
+// at once, without waiting for the server (a session whose transfer
+// was cut short is never reused), and a Read that blocks in another
+// goroutine returns. A file read to its end has already given its
+// session back. Close returns nil; calling it again, for a listing, or
+// for a nil *Response does nothing.
+func (r *Response) Close() error {
+	if r == nil {
+		return nil
+	}
+	// Unblock a Read first, without the lock it holds.
+	if s := r.sessionIfRunning(); s != nil {
+		s.abort()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	r.peek, r.body = nil, nil
+	r.finish(false)
+	return nil
+}
+
+// sessionIfRunning returns the session while a transfer may still use
+// it.
+func (r *Response) sessionIfRunning() *session {
+	if r.mu.TryLock() {
+		defer r.mu.Unlock()
+		if r.readErr != nil || r.closed {
+			return nil
+		}
+	}
+	return r.sess
+}

@@ -1,0 +1,383 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ftpurl/ftpurl"
+	"github.com/jlaffaye/ftp"
+)
+
+// A key names the sessions that can serve one another's URLs: the same
+// server, the same login, the same TLS mode.
+type key struct {
+	scheme, addr, user, password string
+	tls                          tlsMode
+}
+
+type tlsMode int
+
+const (
+	plain    tlsMode = iota
+	explicit         // AUTH TLS on an ftp:// URL (RFC 4217 §4)
+	implicit         // ftps://: TLS from the first byte
+)
+
+// A session is one logged-in control connection and the data
+// connections it opens. A Client keeps idle sessions for reuse.
+type session struct {
+	key    key
+	client *Client
+	conn   *ftp.ServerConn
+	ctl    *control
+	dl     deadlines
+	tls    *tls.Config // this connection's own clone; nil in clear text
+
+	// Where the session stands, for the next plan on it.
+	home      string   // the PWD answer after login ("" unknown)
+	cwd       []string // CWD arguments sent since the login directory
+	cwdKnown  bool     // cwd says where the session is
+	typ       ftpurl.Typecode
+	sizeIn150 bool // a 150 of this session gave "(N bytes)"
+
+	// The use at hand.
+	ctx      context.Context
+	redacted string // the URL, redacted
+	secrets  []string
+	stop     func() bool // stops the context watcher
+
+	mu      sync.Mutex
+	conns   []net.Conn
+	done    bool // the connections are closed
+	listing *bytes.Buffer // the next data connection's listing; nil for a file
+	idleAt  time.Time
+	timer   *time.Timer // closes the idle session
+	watch   *idleWatch
+}
+
+// dialTCP connects to addr with the Client's DialContext, within
+// dialTimeout (or StallTimeout when there is none) and the context.
+func (s *session) dialTCP(ctx context.Context, addr string, dialTimeout time.Duration) (net.Conn, error) {
+	if dialTimeout <= 0 {
+		dialTimeout = s.client.stall()
+	}
+	if dialTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, dialTimeout)
+		defer cancel()
+	}
+	var c net.Conn
+	var err error
+	if s.client.DialContext != nil {
+		c, err = s.client.DialContext(ctx, "tcp", addr)
+	} else {
+		var d net.Dialer
+		c, err = d.DialContext(ctx, "tcp", addr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		c.Close()
+		return nil, net.ErrClosed
+	}
+	s.conns = append(s.conns, c)
+	return c, nil
+}
+
+// dataDial is jlaffaye/ftp's dial function for data connections: to
+// the control connection's address, whatever the server's PASV reply
+// says, in TLS when the control connection is.
+func (s *session) dataDial(dialTimeout time.Duration) func(network, address string) (net.Conn, error) {
+	return func(network, address string) (net.Conn, error) {
+		_, port, err := net.SplitHostPort(address)
+		if err != nil {
+			return nil, err
+		}
+		host, _, _ := net.SplitHostPort(s.ctl.conn.RemoteAddr().String())
+		c, err := s.dialTCP(s.ctx, net.JoinHostPort(host, port), dialTimeout)
+		if err != nil {
+			return nil, err
+		}
+		var conn net.Conn = &timed{Conn: c, dl: &s.dl}
+		if s.tls != nil {
+			// The handshake starts on the first Read: servers begin TLS
+			// on a data connection only once they have read the
+			// command (RETR, LIST) that it serves.
+			conn = tls.Client(conn, s.tls)
+		}
+		s.mu.Lock()
+		buf := s.listing
+		s.mu.Unlock()
+		return &dataConn{Conn: conn, listing: buf}, nil
+	}
+}
+
+// dial connects, reads the greeting, starts TLS where the key says, and
+// logs in.
+func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string, cfg *config) error {
+	c, err := s.dialTCP(ctx, u.Address(), cfg.dialTimeout)
+	if err != nil {
+		return s.fail("dial", "", err)
+	}
+	t := &timed{Conn: c, dl: &s.dl}
+	var conn net.Conn = t
+	if s.key.tls != plain {
+		s.tls = s.client.tlsConfig(u)
+	}
+	if s.key.tls == implicit {
+		tc := tls.Client(t, s.tls)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			return s.fail("dial", "", err)
+		}
+		conn = tc
+	}
+	s.ctl = newControl(conn, t)
+	greeting, err := s.ctl.greeting()
+	if err != nil {
+		return s.fail("dial", "", err)
+	}
+	if greeting.code != 220 {
+		return s.failReply("dial", "", greeting)
+	}
+	if s.key.tls == explicit {
+		// RFC 4217 §4: AUTH TLS, then the handshake. Any answer but
+		// 234 ends the session: fetch never goes on in clear text.
+		rep, err := s.ctl.cmd("AUTH TLS")
+		if err != nil {
+			return s.fail("tls", "AUTH TLS", err)
+		}
+		if rep.code != 234 {
+			e := s.failReply("tls", "AUTH TLS", rep)
+			e.Err = errors.Join(errors.New("the server refused TLS (RFC 4217 §4); fetch does not go on in clear text"), e.Err)
+			return e
+		}
+		tc := tls.Client(t, s.tls)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			return s.fail("tls", "AUTH TLS", err)
+		}
+		s.ctl = newControl(tc, t)
+	}
+	s.ctl.replay(greeting)
+	s.conn, err = ftp.Dial(u.Address(),
+		ftp.DialWithDialFunc(s.controlThenData(cfg.dialTimeout)),
+		ftp.DialWithDisabledMLSD(true),
+		ftp.DialWithDisabledUTF8(true),
+	)
+	if err != nil {
+		return s.fail("dial", "", err)
+	}
+	if err := s.conn.Login(user, password); err != nil {
+		cmd, _, _ := s.ctl.status()
+		if v, _, _ := strings.Cut(cmd, " "); strings.EqualFold(v, "PASS") || strings.EqualFold(v, "USER") {
+			cmd = "USER " + user
+		}
+		return s.fail("login", cmd, err)
+	}
+	s.typ = ftpurl.TypeImage // jlaffaye/ftp's Login sends TYPE I
+	if s.tls != nil {
+		// RFC 4217 §9: PBSZ 0 and PROT P make every data connection
+		// TLS too.
+		for _, line := range []string{"PBSZ 0", "PROT P"} {
+			rep, err := s.ctl.cmd(line)
+			if err != nil {
+				return s.fail("tls", line, err)
+			}
+			if rep.code != 200 {
+				return s.failReply("tls", line, rep)
+			}
+		}
+	}
+	// The login directory, where a reused session goes back to
+	// (curl's "entry path").
+	if rep, err := s.ctl.cmd("PWD"); err != nil {
+		return s.fail("login", "PWD", err)
+	} else if rep.code == 257 {
+		s.home = parsePWD(rep.text)
+	}
+	s.cwdKnown = true
+	return nil
+}
+
+// controlThenData hands jlaffaye/ftp the control connection that dial
+// made, then dials data connections.
+func (s *session) controlThenData(dialTimeout time.Duration) func(network, address string) (net.Conn, error) {
+	data := s.dataDial(dialTimeout)
+	first := true
+	return func(network, address string) (net.Conn, error) {
+		if first {
+			first = false
+			return s.ctl, nil
+		}
+		return data(network, address)
+	}
+}
+
+// parsePWD reads the directory of a 257 reply (RFC 959 §7: the name in
+// quotes, a quote in it doubled).
+func parsePWD(text string) string {
+	i := strings.IndexByte(text, '"')
+	if i < 0 {
+		return ""
+	}
+	var b strings.Builder
+	for j := i + 1; j < len(text); j++ {
+		if text[j] == '"' {
+			if j+1 < len(text) && text[j+1] == '"' {
+				b.WriteByte('"')
+				j++
+				continue
+			}
+			return b.String()
+		}
+		b.WriteByte(text[j])
+	}
+	return ""
+}
+
+// bind gives the session to one use under ctx.
+func (s *session) bind(ctx context.Context, redacted string, secrets []string) {
+	s.ctx, s.redacted, s.secrets = ctx, redacted, secrets
+	s.dl.set(s.client.stall(), contextDeadline(ctx))
+	s.stop = context.AfterFunc(ctx, s.abort)
+}
+
+// unbind ends the use: the context no longer reaches the session.
+func (s *session) unbind() bool {
+	ok := true
+	if s.stop != nil {
+		ok = s.stop()
+		s.stop = nil
+	}
+	s.dl.set(0, time.Time{})
+	return ok
+}
+
+// abort closes every connection of the session at once.
+func (s *session) abort() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = true
+	for _, c := range s.conns {
+		c.Close()
+	}
+	s.conns = nil
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+}
+
+func (s *session) closed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done
+}
+
+// quit sends QUIT and closes the session (RFC 959 §4.1.1).
+func (s *session) quit() {
+	if !s.closed() && s.conn != nil {
+		s.dl.set(time.Second, time.Time{})
+		_ = s.conn.Quit()
+	}
+	s.abort()
+}
+
+// forget drops the data connections that have ended, so that a long
+// session does not keep them.
+func (s *session) forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.conns) > 1 {
+		s.conns = s.conns[:1]
+	}
+}
+
+// goHome brings a reused session back to where plan p starts: the
+// login directory, unless p's path is absolute. It returns how many of
+// p's directories the session has already entered.
+func (s *session) goHome(p *ftpurl.Plan) (skip int, err error) {
+	dirs := nonNull(p.Dirs)
+	if s.cwdKnown && len(s.cwd) <= len(dirs) && slices.Equal(s.cwd, dirs[:len(s.cwd)]) {
+		return len(s.cwd), nil
+	}
+	if isAbsolute(p) {
+		s.cwd, s.cwdKnown = nil, false
+		return 0, nil
+	}
+	if s.home == "" {
+		return 0, errNoHome
+	}
+	if err := s.cwdTo(s.home, false); err != nil {
+		return 0, err
+	}
+	s.cwd, s.cwdKnown = nil, true
+	return 0, nil
+}
+
+var errNoHome = errors.New("the server did not say its login directory (PWD): the session cannot go back to it")
+
+func isAbsolute(p *ftpurl.Plan) bool {
+	dirs := nonNull(p.Dirs)
+	if len(dirs) > 0 {
+		return strings.HasPrefix(dirs[0], "/")
+	}
+	return strings.HasPrefix(p.Name, "/")
+}
+
+func nonNull(dirs []string) []string {
+	if !slices.Contains(dirs, "") {
+		return dirs
+	}
+	var out []string
+	for _, d := range dirs {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// cwdTo sends CWD dir and notes where the session is.
+func (s *session) cwdTo(dir string, track bool) error {
+	err := s.conn.ChangeDir(dir)
+	if err != nil {
+		return err
+	}
+	if track {
+		if strings.HasPrefix(dir, "/") {
+			s.cwd, s.cwdKnown = []string{dir}, true
+		} else {
+			s.cwd = append(s.cwd, dir)
+		}
+	}
+	return nil
+}
+
+// setType sends TYPE t unless it is in force already (RFC 959 §3.1.1:
+// the type holds until the next TYPE).
+func (s *session) setType(t ftpurl.Typecode) error {
+	if t == 0 || t == s.typ {
+		return nil
+	}
+	s.typ = 0
+	if err := s.conn.Type(ftp.TransferType(strings.ToUpper(string(rune(t))))); err != nil {
+		return err
+	}
+	s.typ = t
+	return nil
+}
+
+
+// scheme returns the URL's scheme, "ftp" or "ftps".
+func scheme(u *ftpurl.URL) string {
+	return "ftp"
+}
