@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/textproto"
 	"net/url"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -189,6 +191,18 @@ func TestPlansOnServers(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv := need(t, name)
+			// One Client runs the whole table, so every plan also runs
+			// on a session that an earlier plan left elsewhere.
+			logins := countLogins(srv.addr)
+			cl := &fetch.Client{MaxConnsPerHost: 6, DialContext: logins.dial}
+			fetches := 0
+			t.Cleanup(func() {
+				cl.CloseIdleConnections()
+				t.Logf("%d fetches, %d logins", fetches, logins.n.Load())
+				if n := logins.n.Load(); n > int64(fetches/4) {
+					t.Errorf("%d fetches took %d logins, want at most a quarter", fetches, n)
+				}
+			})
 			sem := make(chan struct{}, 6)
 			for _, c := range fetchCases {
 				abss := c.abs
@@ -203,12 +217,13 @@ func TestPlansOnServers(t *testing.T) {
 							sub += "/abs"
 							opts = append(opts, fetch.WithAbsolutePaths())
 						}
+						fetches++
 						t.Run(sub, func(t *testing.T) {
 							t.Parallel()
 							sem <- struct{}{}
 							defer func() { <-sem }()
 							rawURL := "ftp://" + srv.addr + "/" + c.path
-							check(t, name, rawURL, c.lookup(name, m, abs), opts...)
+							check(t, cl, name, rawURL, c.lookup(name, m, abs), opts...)
 						})
 					}
 				}
@@ -218,9 +233,12 @@ func TestPlansOnServers(t *testing.T) {
 }
 
 // check fetches rawURL and compares the outcome with w.
-func check(t *testing.T, srv, rawURL string, w want, opts ...fetch.Option) {
+func check(t *testing.T, cl *fetch.Client, srv, rawURL string, w want, opts ...fetch.Option) {
 	t.Helper()
-	resp, err := fetch.Open(context.Background(), rawURL, opts...)
+	if cl == nil {
+		cl = fetch.DefaultClient
+	}
+	resp, err := cl.Open(context.Background(), rawURL, opts...)
 	if err != nil {
 		if strings.Contains(err.Error(), testPassword) {
 			t.Errorf("the error shows the password: %v", err)
@@ -345,7 +363,7 @@ func TestLogins(t *testing.T) {
 					if p == "" {
 						p = "text.txt"
 					}
-					check(t, name, "ftp://"+c.userinfo+srv.addr+"/"+p, w, c.opts...)
+					check(t, nil, name, "ftp://"+c.userinfo+srv.addr+"/"+p, w, c.opts...)
 				})
 			}
 		})
@@ -366,7 +384,7 @@ func TestTypecodesEAndU(t *testing.T) {
 					if d, ok := typeEU[name+"/"+tc]; ok {
 						w = d
 					}
-					check(t, name, "ftp://"+srv.addr+"/text.txt;type="+tc, w)
+					check(t, nil, name, "ftp://"+srv.addr+"/text.txt;type="+tc, w)
 				})
 			}
 		})
@@ -663,4 +681,21 @@ func TestCancellingTheContextEndsARead(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Op != "retr" || !errors.Is(err, context.Canceled) {
 		t.Fatalf("reading on after cancel: %v, want a retr *Error wrapping context.Canceled", err)
 	}
+}
+
+// loginCounter counts the connections dialed to one address: the
+// control connections, one a login.
+type loginCounter struct {
+	addr string
+	n    atomic.Int64
+}
+
+func countLogins(addr string) *loginCounter { return &loginCounter{addr: addr} }
+
+func (c *loginCounter) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	if addr == c.addr {
+		c.n.Add(1)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
 }

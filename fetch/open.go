@@ -451,6 +451,9 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
 				if resp.Size > 0 {
 					return resp.short()
 				}
+				// The file is read and whole: its size is known, even
+				// where the 150 left it out (ProFTPD does for 0 bytes).
+				resp.Size = 0
 				resp.readErr = io.EOF
 				resp.finish(true)
 				return nil
