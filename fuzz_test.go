@@ -358,7 +358,9 @@ func checkInsertedPasswordNeverQuoted(t *testing.T, s string) {
 //     WithAbsolutePaths unless the first segment is "~" (1997 draft
 //     §3.1); Name is the decoded last segment without its typecode;
 //   - SingleCWD sends at most one CWD, NoCWD none, and the Action follows
-//     the typecode (§3.2.3 (4a)-(4d)).
+//     the typecode (§3.2.3 (4a)-(4d));
+//   - a LIST or NLST with an argument, and only it, carries a Verify
+//     whose one line is CWD of that argument (Plan's doc).
 //
 // Login never returns a user or password with CR, LF or NUL.
 func FuzzPlan(f *testing.F) {
@@ -519,6 +521,15 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 		}
 	} else if p.Fallback != nil {
 		t.Fatalf("%v %q: %v has a Fallback", g, raw, want)
+	}
+	// A LIST or NLST with an argument, and only it, is verified by CWD
+	// of that argument (Plan's doc).
+	if (want == List || want == NameList) && p.Name != "" {
+		if got := p.Verify.Commands(); !slices.Equal(got, []string{"CWD " + p.Name}) {
+			t.Fatalf("%v %q %v abs=%v: Verify %q", g, raw, m, abs, got)
+		}
+	} else if p.Verify != nil || p.Fallback != nil && p.Fallback.Verify != nil {
+		t.Fatalf("%v %q %v abs=%v: %v %q has a Verify", g, raw, m, abs, want, p.Name)
 	}
 
 	switch m {

@@ -2,6 +2,7 @@ package ftpurl
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -138,6 +139,13 @@ const (
 	// 550, the client runs the Plan's Fallback, which changes into Name
 	// and lists it.
 	RetrieveOrList
+
+	// ChangeDir: only the CWD lines of Dirs, with no TYPE (Type is
+	// TypeNone) and no transfer (Name is ""). It is the Action of a
+	// Plan's Verify, which CWD's into the argument of a listing that
+	// came back empty: 250 says the directory is empty indeed, 550 that
+	// the name does not exist. [URL.Plan] never returns it at the top.
+	ChangeDir
 )
 
 var actionNames = names[Action]{
@@ -145,12 +153,13 @@ var actionNames = names[Action]{
 	List:           "list",
 	NameList:       "name-list",
 	RetrieveOrList: "retrieve-or-list",
+	ChangeDir:      "change-dir",
 }
 
 func (a Action) valid() bool { return actionNames.valid(a) }
 
-// String returns "retrieve", "list", "name-list" or "retrieve-or-list",
-// and "Action(n)" for any other value.
+// String returns "retrieve", "list", "name-list", "retrieve-or-list" or
+// "change-dir", and "Action(n)" for any other value.
 func (a Action) String() string {
 	return actionNames.str(a, "Action")
 }
@@ -178,13 +187,27 @@ func (a *Action) UnmarshalText(text []byte) error {
 // §3.2.3's commands. Commands renders them as lines. A Plan holds
 // decoded octets: an argument may hold "/" (from "%2F") and need not be
 // UTF-8 (the draft's §3.3 sends octets outside ASCII as they are).
+//
+// Two plans hang off a Plan, each run only on the server's answer, never
+// among Commands: Fallback when a RETR is refused (2011 draft §3.2.3
+// (4d)), and Verify when a LIST or NLST with an argument lists nothing.
+// A listing can not tell a missing name from an empty directory: vsftpd
+// and Pure-FTPd answer "LIST dir/absent" and "NLST absent" with 150,
+// nothing, 226. Verify is "CWD" of that same argument: its Action is
+// [ChangeDir], its Dirs the one argument, its Type [TypeNone] (it sends
+// no TYPE) and its Name "". Its 250 means the directory is empty
+// indeed; its 550 means the name does not exist, an error and never an
+// empty listing. Neither a Fallback nor a Verify has a Verify or
+// Fallback of its own, but for a Fallback whose LIST has an argument,
+// which carries a Verify like any other.
 type Plan struct {
 	Host     string   // argument of HOST (2011 draft §3.2.1); IPv6 in brackets
 	Dirs     []string // CWD arguments in order
-	Type     Typecode // argument of TYPE: always one of a, e, i, u
+	Type     Typecode // argument of TYPE: one of a, e, i, u; TypeNone for ChangeDir, which sends no TYPE
 	Action   Action
 	Name     string // argument of RETR, LIST or NLST; "" for none
 	Fallback *Plan  // RetrieveOrList only: what to run when RETR is refused
+	Verify   *Plan  // a LIST or NLST with an argument: the CWD to run when it lists nothing
 }
 
 // Commands renders the lines a client sends after login, in order,
@@ -197,8 +220,12 @@ type Plan struct {
 //   - "RETR name" for [Retrieve] and [RetrieveOrList], "LIST" or "LIST name"
 //     for [List], "NLST" or "NLST name" for [NameList] (§3.2.3 (4a)-(4d)).
 //
-// The lines of Fallback are not among them: a client sends them, from
-// Fallback.Commands, only when the server refuses the RETR. HOST, which a
+// A [ChangeDir] Plan, such as a Verify, renders its CWD lines alone: no
+// TYPE and no transfer, so a Verify's Commands is ["CWD name"].
+//
+// The lines of Fallback and Verify are not among them: a client sends
+// them, from Fallback.Commands and Verify.Commands, only when the server
+// refuses the RETR or the listing comes back empty. HOST, which a
 // client sends before login (§3.2.1), and the commands that set up the
 // data connection (PASV, EPSV, PORT, EPRT; §3.2.3 (3)) are the client's
 // business and not among the lines either.
@@ -206,11 +233,14 @@ type Plan struct {
 // A Plan that [URL.Plan] returned always renders. A Plan built or changed
 // by hand gets the checks that URL.Plan applies to its own: Commands
 // returns nil when an argument (Host included) holds CR, LF or NUL, when
-// Type is not a, e, i or u (in either case), when Action is not one of
-// the four, when a LIST or NLST argument begins with "-", or when a
-// Fallback is on a Plan that is not RetrieveOrList or has a Fallback of
-// its own. So it never renders a line that injects a command. A nil
-// *Plan has no lines: Commands returns nil.
+// Type is not a, e, i or u (in either case; TypeNone, and only it, for
+// ChangeDir), when Action is not one of the five, when a LIST or NLST
+// argument begins with "-", when a ChangeDir has a Name or no directory
+// to change into, when a Fallback is on a Plan that is not
+// RetrieveOrList or has a Fallback of its own, or when a Verify is not
+// a ChangeDir into the Name of a List or NameList Plan, with neither
+// Fallback nor Verify of its own. So it never renders a line that
+// injects a command. A nil *Plan has no lines: Commands returns nil.
 func (p *Plan) Commands() []string {
 	if p == nil || p.check() != nil {
 		return nil
@@ -220,6 +250,9 @@ func (p *Plan) Commands() []string {
 		if d != "" {
 			lines = append(lines, "CWD "+d)
 		}
+	}
+	if p.Action == ChangeDir {
+		return lines
 	}
 	t, _ := p.Type.lower()
 	lines = append(lines, "TYPE "+string(rune(t-'a'+'A')))
@@ -256,10 +289,13 @@ type planFault struct {
 
 // check is the one argument check of a Plan, shared by URL.Plan and
 // Commands: no argument holds CR, LF or NUL (RFC 959 §4.1.3), the type
-// is one that TYPE takes, the action is known, a LIST or NLST argument
-// does not begin with "-", and only a RetrieveOrList Plan has a
-// Fallback, which has none of its own. A Fallback is checked too, so a
-// Plan that passes can be run to its end.
+// is one that TYPE takes (none for ChangeDir), the action is known, a
+// LIST or NLST argument does not begin with "-", a ChangeDir changes
+// into a directory and names nothing, only a RetrieveOrList Plan has a
+// Fallback, which has none of its own, and a Verify is a ChangeDir into
+// the argument of a List or NameList, with no Fallback or Verify. A
+// Fallback and a Verify are checked too, so a Plan that passes can be
+// run to its end.
 func (p *Plan) check() *planFault {
 	if f := lineBreakFault("the host", p.Host); f != nil {
 		return f
@@ -272,14 +308,27 @@ func (p *Plan) check() *planFault {
 	if f := lineBreakFault("the name", p.Name); f != nil {
 		return f
 	}
-	if t, _ := p.Type.lower(); !sendsType(t) {
-		return &planFault{ErrTypecode, fmt.Sprintf("type %q is not one that TYPE takes (a, e, i or u; RFC 959 §3.1.1)", p.Type)}
-	}
 	if !p.Action.valid() {
 		return &planFault{ErrPath, "unknown " + p.Action.String()}
 	}
+	if p.Action == ChangeDir {
+		if p.Type != TypeNone || p.Name != "" || !slices.ContainsFunc(p.Dirs, func(d string) bool { return d != "" }) {
+			return &planFault{ErrPath, "a change-dir plan sends CWD lines alone: no type, no name, and at least one directory"}
+		}
+	} else if t, _ := p.Type.lower(); !sendsType(t) {
+		return &planFault{ErrTypecode, fmt.Sprintf("type %q is not one that TYPE takes (a, e, i or u; RFC 959 §3.1.1)", p.Type)}
+	}
 	if (p.Action == List || p.Action == NameList) && strings.HasPrefix(p.Name, "-") {
 		return &planFault{ErrPath, fmt.Sprintf(`the %s argument begins with "-", which servers read as options of ls`, p.Action.verb())}
+	}
+	if v := p.Verify; v != nil {
+		if (p.Action != List && p.Action != NameList) || p.Name == "" ||
+			v.Action != ChangeDir || len(v.Dirs) != 1 || v.Dirs[0] != p.Name || v.Fallback != nil || v.Verify != nil {
+			return &planFault{ErrPath, "a Verify belongs to a LIST or NLST with an argument, is CWD of that argument, and has no Fallback or Verify"}
+		}
+		if f := v.check(); f != nil {
+			return f
+		}
 	}
 	if p.Fallback != nil {
 		if p.Action != RetrieveOrList || p.Fallback.Fallback != nil {
@@ -288,6 +337,16 @@ func (p *Plan) check() *planFault {
 		return p.Fallback.check()
 	}
 	return nil
+}
+
+// verify returns the Verify of a Plan whose LIST or NLST has an
+// argument: CWD of that argument, which fails (550) for a missing name
+// where the listing answered 226 with nothing; nil for any other Plan.
+func (p *Plan) verify() *Plan {
+	if (p.Action != List && p.Action != NameList) || p.Name == "" {
+		return nil
+	}
+	return &Plan{Host: p.Host, Dirs: []string{p.Name}, Action: ChangeDir}
 }
 
 // lineBreakFault reports the first CR, LF or NUL in s, the argument
@@ -331,6 +390,12 @@ func lineBreakFault(what, s string) *planFault {
 //     "CWD Name" (with [NoCWD], CWD of the whole path), "TYPE A" and
 //     "LIST". A CWD fails for a missing name, where "LIST name" would
 //     answer 226 with nothing and look like an empty directory.
+//   - Verify, for a LIST or NLST with an argument ("LIST dir/absent"
+//     with NoCWD, "NLST absent" with typecode d): vsftpd and Pure-FTPd
+//     answer it with 150, nothing, 226 for a missing name too, so when
+//     the listing comes back empty the client sends Verify's one line,
+//     "CWD" of the same argument: 250 means the directory is empty,
+//     550 that the name does not exist. See [Plan] and [ChangeDir].
 //
 // WithMethod([SingleCWD]) and WithMethod(NoCWD) join the non-null
 // directories (and, for NoCWD, Name) with "/", where an element that
@@ -383,7 +448,9 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	p.Action, p.Type = decide(name, t)
 	if p.Action == RetrieveOrList {
 		p.Fallback = &Plan{Host: host, Dirs: []string{p.Name}, Type: TypeASCII, Action: List}
+		p.Fallback.Verify = p.Fallback.verify() // nil: its LIST has no argument
 	}
+	p.Verify = p.verify()
 	if f := p.check(); f != nil {
 		return nil, newPlanError(u, f.err, f.detail)
 	}
