@@ -303,3 +303,18 @@ func ExamplePlan_verify() {
 	// change-dir [CWD vault/absent]
 	// list [CWD vault CWD absent TYPE A LIST] true
 }
+
+// A "~" that an argument begins with, from a segment after the first,
+// is sent as "./~": vsftpd, ProFTPD and Pure-FTPd would expand it to a
+// home directory. The first segment's "~" is sent as it is.
+func ExampleURL_Plan_tilde() {
+	for _, raw := range []string{"ftp://h/odd/~", "ftp://h/~/file"} {
+		u := ftpurl.MustParse(raw)
+		multi, _ := u.Plan()
+		none, _ := u.Plan(ftpurl.WithMethod(ftpurl.NoCWD))
+		fmt.Printf("%q %q\n", multi.Commands(), none.Commands())
+	}
+	// Output:
+	// ["CWD odd" "TYPE I" "RETR ./~"] ["TYPE I" "RETR odd/~"]
+	// ["CWD ~" "TYPE I" "RETR file"] ["TYPE I" "RETR ~/file"]
+}

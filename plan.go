@@ -403,6 +403,23 @@ func lineBreakFault(what, s string) *planFault {
 // an element that already ends with one. [WithAbsolutePaths] starts the
 // path at the root (1997 draft §3.1).
 //
+// An argument that begins with "~" from a segment that is not the
+// path's first is sent as "./~...": ftp://h/odd/~ sends "CWD odd" and
+// "RETR ./~". vsftpd, ProFTPD and Pure-FTPd expand a leading "~" of any
+// argument to a home directory, which made a file named "~" below the
+// top unreachable; "./~" reaches it on every server. The rule applies
+// to each argument as it is sent, CWD, RETR, LIST, NLST and those of
+// Fallback and Verify alike: a joined argument (SingleCWD, NoCWD) gets
+// "./" only when it begins with "~", so NoCWD sends "RETR odd/~" as it
+// is. A null segment is a segment: in ftp://h//~/f the "~" is not
+// first. The path's first segment keeps its meaning: without
+// WithAbsolutePaths a "~" there is sent as it is, for the servers that
+// expand it (the 2011 draft §3.2.3 (1) sends each segment as it is);
+// with it, a first "~" is the login directory and is dropped (1997
+// draft §3.1), and any other first segment is a name below the root,
+// so MultiCWD's "CWD /" is followed by "CWD ./~user", the directory
+// that SingleCWD reaches with "CWD /~user".
+//
 // Plan never lets a URL value inject a command, however it was built:
 // it refuses with an *[Error] whose Err is [ErrControl] a user, password,
 // host, directory, name or typecode that holds CR, LF or NUL ([Parse]
@@ -518,11 +535,17 @@ func decide(name string, t Typecode) (Action, Typecode) {
 }
 
 // route sets p.Dirs and p.Name from the URL's directories and name, as
-// the Method and the absolute-path convention say. It returns the name
-// that step (4) decides on: the URL's, or "" when it was a "~" that
-// WithAbsolutePaths dropped.
+// the Method and the absolute-path convention say, each argument with
+// the "./~" rule of tildeArg. It returns the name that step (4) decides
+// on: the URL's, or "" when it was a "~" that WithAbsolutePaths dropped.
 func (p *Plan) route(dirs []string, name string, c planConfig) string {
 	root := c.absolute
+	// first: the first element of dirs, then name, is the path's first
+	// segment sent as it is, so a "~" it begins with keeps its meaning.
+	// With WithAbsolutePaths it never is: the path starts at "/" (after
+	// "CWD /", "~user" is the entry /~user, as SingleCWD's "CWD /~user"
+	// says), or its first segment was a "~" that is dropped.
+	first := !c.absolute
 	if root {
 		// 1997 draft §3.1: a first segment "~" is the login
 		// directory, so ftp://host/~/foo/bar.html is foo/bar.html
@@ -539,22 +562,23 @@ func (p *Plan) route(dirs []string, name string, c planConfig) string {
 		if root {
 			p.Dirs = append(p.Dirs, "/")
 		}
-		for _, d := range dirs {
+		for i, d := range dirs {
 			if strings.HasPrefix(d, "/") {
 				p.Dirs = p.Dirs[:0] // an absolute path: what came before is moot
 			}
 			if d != "" { // null segments send no CWD (§3.2.3 (1))
-				p.Dirs = append(p.Dirs, d)
+				p.Dirs = append(p.Dirs, tildeArg(d, first && i == 0))
 			}
 		}
-		p.Name = name
+		p.Name = tildeArg(name, first && len(dirs) == 0)
 	case SingleCWD:
-		if d := joinPath(root, dirs, ""); d != "" {
-			p.Dirs = []string{d}
+		if d, start := joinPath(root, dirs, ""); d != "" {
+			p.Dirs = []string{tildeArg(d, first && start == 0)}
 		}
-		p.Name = name
+		p.Name = tildeArg(name, first && len(dirs) == 0)
 	case NoCWD:
-		p.Name = joinPath(root, dirs, name)
+		j, start := joinPath(root, dirs, name)
+		p.Name = tildeArg(j, first && start == 0)
 	}
 	if strings.HasPrefix(p.Name, "/") {
 		p.Dirs = nil // RETR /etc/motd needs no CWD before it
@@ -568,13 +592,16 @@ func (p *Plan) route(dirs []string, name string, c planConfig) string {
 // joinPath joins the non-null elements of dirs, then name, with "/"
 // (SingleCWD, NoCWD). An element that begins with "/" is an absolute
 // path and discards what came before it; no "/" is added after an
-// element that ends with one. With root the path starts at "/".
-func joinPath(root bool, dirs []string, name string) string {
+// element that ends with one. With root the path starts at "/". It
+// also returns the index, in dirs then name, of the element that the
+// result begins with: -1 when it begins with root's "/" or is empty.
+func joinPath(root bool, dirs []string, name string) (string, int) {
 	var b strings.Builder
+	start := -1
 	if root {
 		b.WriteByte('/')
 	}
-	add := func(e string) {
+	add := func(i int, e string) {
 		if e == "" {
 			return
 		}
@@ -583,11 +610,26 @@ func joinPath(root bool, dirs []string, name string) string {
 		} else if s := b.String(); s != "" && s[len(s)-1] != '/' {
 			b.WriteByte('/')
 		}
+		if b.Len() == 0 {
+			start = i
+		}
 		b.WriteString(e)
 	}
-	for _, d := range dirs {
-		add(d)
+	for i, d := range dirs {
+		add(i, d)
 	}
-	add(name)
-	return b.String()
+	add(len(dirs), name)
+	return b.String(), start
+}
+
+// tildeArg returns arg as a client sends it: with "./" before it when it
+// begins with "~" and does not begin with the path's first segment
+// (first false). vsftpd, ProFTPD and Pure-FTPd expand a leading "~" of
+// any argument to a home directory; "./~" names the entry "~" itself on
+// every server. The first segment keeps its meaning (URL.Plan's doc).
+func tildeArg(arg string, first bool) string {
+	if first || !strings.HasPrefix(arg, "~") {
+		return arg
+	}
+	return "./" + arg
 }

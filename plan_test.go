@@ -281,16 +281,21 @@ func TestMethodsAndAbsolutePathsReachTheSameResource(t *testing.T) {
 			absMulti: lines{"TYPE A", "LIST"}, absSingle: lines{"TYPE A", "LIST"}, absNone: lines{"TYPE A", "LIST"},
 		},
 		{
-			// Only a first "~" is special; "%7E" decodes to it.
+			// Only a first "~" is special; "%7E" decodes to it. A later
+			// "~" that an argument begins with is sent as "./~" (URL.Plan's
+			// doc: the "./~" rule); a joined argument that begins with
+			// the first segment keeps it.
 			raw:   "ftp://h/%7E/a/~/f;type=a",
-			multi: lines{"CWD ~", "CWD a", "CWD ~", "TYPE A", "RETR f"}, single: lines{"CWD ~/a/~", "TYPE A", "RETR f"}, none: lines{"TYPE A", "RETR ~/a/~/f"},
-			absMulti: lines{"CWD a", "CWD ~", "TYPE A", "RETR f"}, absSingle: lines{"CWD a/~", "TYPE A", "RETR f"}, absNone: lines{"TYPE A", "RETR a/~/f"},
+			multi: lines{"CWD ~", "CWD a", "CWD ./~", "TYPE A", "RETR f"}, single: lines{"CWD ~/a/~", "TYPE A", "RETR f"}, none: lines{"TYPE A", "RETR ~/a/~/f"},
+			absMulti: lines{"CWD a", "CWD ./~", "TYPE A", "RETR f"}, absSingle: lines{"CWD a/~", "TYPE A", "RETR f"}, absNone: lines{"TYPE A", "RETR a/~/f"},
 		},
 		{
-			// A null first segment is not "~": the path stays absolute.
+			// A null first segment is not "~": the path stays absolute,
+			// and the "~" after it is not the first segment, so it is
+			// sent as "./~" wherever an argument begins with it.
 			raw:   "ftp://h//~/f;type=i",
-			multi: lines{"CWD ~", "TYPE I", "RETR f"}, single: lines{"CWD ~", "TYPE I", "RETR f"}, none: lines{"TYPE I", "RETR ~/f"},
-			absMulti: lines{"CWD /", "CWD ~", "TYPE I", "RETR f"}, absSingle: lines{"CWD /~", "TYPE I", "RETR f"}, absNone: lines{"TYPE I", "RETR /~/f"},
+			multi: lines{"CWD ./~", "TYPE I", "RETR f"}, single: lines{"CWD ./~", "TYPE I", "RETR f"}, none: lines{"TYPE I", "RETR ./~/f"},
+			absMulti: lines{"CWD /", "CWD ./~", "TYPE I", "RETR f"}, absSingle: lines{"CWD /~", "TYPE I", "RETR f"}, absNone: lines{"TYPE I", "RETR /~/f"},
 		},
 	}
 	for _, tt := range tests {
@@ -1255,6 +1260,135 @@ func TestPlanRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 		if _, has := u.User.Password(); has {
 			if msg := err.Error(); strings.Contains(msg, "s3cret") || !strings.HasSuffix(msg, ": the password holds CR, LF or NUL") {
 				t.Errorf("Plan error %q: want it to say the password holds CR, LF or NUL, and nothing of it", msg)
+			}
+		}
+	}
+}
+
+// URL.Plan's doc, the "./~" rule: an argument that begins with "~" from
+// a segment that is not the path's first is sent as "./~...", since
+// vsftpd, ProFTPD and Pure-FTPd expand a leading "~" of any argument to
+// a home directory. The rule holds for every argument as sent: each
+// CWD, the joined CWD (SingleCWD), RETR, NLST, the joined RETR, LIST or
+// NLST (NoCWD), the Fallback's CWD and the Verify's CWD; a joined
+// argument that does not begin with "~" is sent as it is. The first
+// segment keeps its meaning: sent as it is without WithAbsolutePaths;
+// with it, a first "~" is the login directory and is dropped (1997
+// draft §3.1), any other is a name below the root. Each row gives, for
+// MultiCWD, SingleCWD and NoCWD, relative then absolute, the Commands,
+// then the Fallback's and the Verify's ("-" for none).
+func TestTildeBeyondTheFirstSegmentIsSentAsDotSlash(t *testing.T) {
+	type want struct{ lines, fallback, verify string } // lines joined by "|"
+	combos := [6]struct {
+		m   Method
+		abs bool
+	}{{MultiCWD, false}, {SingleCWD, false}, {NoCWD, false}, {MultiCWD, true}, {SingleCWD, true}, {NoCWD, true}}
+	tests := []struct {
+		raw  string
+		why  string
+		want [6]want
+	}{
+		{"ftp://h/odd/~;type=i", "the name is not the first segment", [6]want{
+			{"CWD odd|TYPE I|RETR ./~", "-", "-"},
+			{"CWD odd|TYPE I|RETR ./~", "-", "-"},
+			{"TYPE I|RETR odd/~", "-", "-"}, // NoCWD: the argument begins with "odd"
+			{"CWD /|CWD odd|TYPE I|RETR ./~", "-", "-"},
+			{"CWD /odd|TYPE I|RETR ./~", "-", "-"},
+			{"TYPE I|RETR /odd/~", "-", "-"},
+		}},
+		{"ftp://h/odd/~/f;type=i", "a directory that is not the first segment", [6]want{
+			{"CWD odd|CWD ./~|TYPE I|RETR f", "-", "-"},
+			{"CWD odd/~|TYPE I|RETR f", "-", "-"},
+			{"TYPE I|RETR odd/~/f", "-", "-"},
+			{"CWD /|CWD odd|CWD ./~|TYPE I|RETR f", "-", "-"},
+			{"CWD /odd/~|TYPE I|RETR f", "-", "-"},
+			{"TYPE I|RETR /odd/~/f", "-", "-"},
+		}},
+		{"ftp://h/odd/~", "RetrieveOrList: the Fallback's CWD takes the same argument as RETR", [6]want{
+			{"CWD odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"CWD odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR odd/~", "CWD odd/~|TYPE A|LIST", "-"},
+			{"CWD /|CWD odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"CWD /odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR /odd/~", "CWD /odd/~|TYPE A|LIST", "-"},
+		}},
+		{"ftp://h/odd/~;type=d", "NLST of a name that is not the first segment, and its Verify", [6]want{
+			{"CWD odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"CWD odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST odd/~", "-", "CWD odd/~"},
+			{"CWD /|CWD odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"CWD /odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST /odd/~", "-", "CWD /odd/~"},
+		}},
+		{"ftp://h//~/", "a null segment is a segment: the \"~\" after it is not first", [6]want{
+			{"CWD ./~|TYPE A|LIST", "-", "-"},
+			{"CWD ./~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST ./~", "-", "CWD ./~"},
+			{"CWD /|CWD ./~|TYPE A|LIST", "-", "-"},
+			{"CWD /~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST /~", "-", "CWD /~"},
+		}},
+		{"ftp://h/~user/~/", "the first segment keeps its meaning; the second is an entry", [6]want{
+			{"CWD ~user|CWD ./~|TYPE A|LIST", "-", "-"},
+			{"CWD ~user/~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST ~user/~", "-", "CWD ~user/~"},
+			{"CWD /|CWD ./~user|CWD ./~|TYPE A|LIST", "-", "-"}, // below the root: /~user, as SingleCWD
+			{"CWD /~user/~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST /~user/~", "-", "CWD /~user/~"},
+		}},
+		{"ftp://h/~x;type=d", "a first segment that is the name", [6]want{
+			{"TYPE A|NLST ~x", "-", "CWD ~x"},
+			{"TYPE A|NLST ~x", "-", "CWD ~x"},
+			{"TYPE A|NLST ~x", "-", "CWD ~x"},
+			{"CWD /|TYPE A|NLST ./~x", "-", "CWD ./~x"},
+			{"CWD /|TYPE A|NLST ./~x", "-", "CWD ./~x"},
+			{"TYPE A|NLST /~x", "-", "CWD /~x"},
+		}},
+		{"ftp://h/~/~;type=d", "absolute: the first \"~\" is dropped, the second is an entry of the login directory", [6]want{
+			{"CWD ~|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"CWD ~|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST ~/~", "-", "CWD ~/~"},
+			{"TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST ./~", "-", "CWD ./~"},
+		}},
+		{"ftp://h/~", "a first \"~\" name: sent as it is, or the login directory", [6]want{
+			{"TYPE I|RETR ~", "CWD ~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR ~", "CWD ~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR ~", "CWD ~|TYPE A|LIST", "-"},
+			{"TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST", "-", "-"},
+		}},
+		{"ftp://h/a/%2F~b/~c;type=d", "an argument that begins with \"/\" is sent as it is", [6]want{
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"TYPE A|NLST /~b/~c", "-", "CWD /~b/~c"},
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"TYPE A|NLST /~b/~c", "-", "CWD /~b/~c"},
+		}},
+		{"ftp://h/odd/~%2Fx;type=i", "a name that begins with \"~\" and holds a \"/\" (%2F)", [6]want{
+			{"CWD odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"CWD odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"TYPE I|RETR odd/~/x", "-", "-"},
+			{"CWD /|CWD odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"CWD /odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"TYPE I|RETR /odd/~/x", "-", "-"},
+		}},
+	}
+	render := func(p *Plan) string {
+		if p == nil {
+			return "-"
+		}
+		return strings.Join(p.Commands(), "|")
+	}
+	for _, tt := range tests {
+		for i, c := range combos {
+			p := mustPlan(t, tt.raw, planOpts(c.m, c.abs)...)
+			got := want{render(p), render(p.Fallback), render(p.Verify)}
+			if got != tt.want[i] {
+				t.Errorf("%s %v abs=%v (%s):\n got %+v\nwant %+v", tt.raw, c.m, c.abs, tt.why, got, tt.want[i])
 			}
 		}
 	}
