@@ -274,3 +274,47 @@ func ExamplePlan_fallback() {
 	// retrieve-or-list [CWD pub TYPE I RETR linux]
 	// list [CWD linux TYPE A LIST]
 }
+
+// A listing with an argument can not tell a missing name from an empty
+// directory: vsftpd and Pure-FTPd answer both with 150, nothing, 226.
+// So the Plan carries a Verify, CWD of the same argument, that a
+// client runs only when the listing came back empty: 250 means the
+// directory is empty indeed, 550 that the name does not exist.
+func ExamplePlan_verify() {
+	for _, raw := range []string{
+		"ftp://ftp.example.com/vault/absent;type=d", // NLST with typecode d (2011 draft §3.2.3 (4b))
+		"ftp://ftp.example.com/vault/absent/",       // NoCWD: LIST vault/absent
+	} {
+		p, err := ftpurl.MustParse(raw).Plan(ftpurl.WithMethod(ftpurl.NoCWD))
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(p.Action, p.Commands())
+		fmt.Println(p.Verify.Action, p.Verify.Commands())
+	}
+	// A listing without an argument lists the directory that the CWDs
+	// reached, which exists: no Verify.
+	p, _ := ftpurl.MustParse("ftp://ftp.example.com/vault/absent/").Plan()
+	fmt.Println(p.Action, p.Commands(), p.Verify == nil)
+	// Output:
+	// name-list [TYPE A NLST vault/absent]
+	// change-dir [CWD vault/absent]
+	// list [TYPE A LIST vault/absent]
+	// change-dir [CWD vault/absent]
+	// list [CWD vault CWD absent TYPE A LIST] true
+}
+
+// A "~" that an argument begins with, from a segment after the first,
+// is sent as "./~": vsftpd, ProFTPD and Pure-FTPd would expand it to a
+// home directory. The first segment's "~" is sent as it is.
+func ExampleURL_Plan_tilde() {
+	for _, raw := range []string{"ftp://h/odd/~", "ftp://h/~/file"} {
+		u := ftpurl.MustParse(raw)
+		multi, _ := u.Plan()
+		none, _ := u.Plan(ftpurl.WithMethod(ftpurl.NoCWD))
+		fmt.Printf("%q %q\n", multi.Commands(), none.Commands())
+	}
+	// Output:
+	// ["CWD odd" "TYPE I" "RETR ./~"] ["TYPE I" "RETR odd/~"]
+	// ["CWD ~" "TYPE I" "RETR file"] ["TYPE I" "RETR ~/file"]
+}

@@ -357,8 +357,15 @@ func checkInsertedPasswordNeverQuoted(t *testing.T, s string) {
 //     draft §3.2.3 (1): null segments send nothing), after "CWD /" with
 //     WithAbsolutePaths unless the first segment is "~" (1997 draft
 //     §3.1); Name is the decoded last segment without its typecode;
+//     either with "./" before it when it begins with "~" and is not the
+//     first segment sent as it is (URL.Plan's "./~" rule);
+//   - no argument, of Commands, Fallback or Verify, begins with "~"
+//     unless it begins with the first segment, without
+//     WithAbsolutePaths;
 //   - SingleCWD sends at most one CWD, NoCWD none, and the Action follows
-//     the typecode (§3.2.3 (4a)-(4d)).
+//     the typecode (§3.2.3 (4a)-(4d));
+//   - a LIST or NLST with an argument, and only it, carries a Verify
+//     whose one line is CWD of that argument (Plan's doc).
 //
 // Login never returns a user or password with CR, LF or NUL.
 func FuzzPlan(f *testing.F) {
@@ -372,6 +379,8 @@ func FuzzPlan(f *testing.F) {
 		"ftp://%C4%A5ost.example.com/music/%F0%9D%84%A0/clef.pdf",
 		"ftp://myname@host.dom//etc/motd",
 		"ftp://host/~/foo/bar.html",
+		"ftp://h/odd/~",
+		"ftp://h//~/~x/;type=d",
 		"ftp://h/a/%2Fetc/motd",
 		"ftp://h/-R/;type=d",
 		"ftp://h/%2D-help",
@@ -520,6 +529,33 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 	} else if p.Fallback != nil {
 		t.Fatalf("%v %q: %v has a Fallback", g, raw, want)
 	}
+	// A LIST or NLST with an argument, and only it, is verified by CWD
+	// of that argument (Plan's doc).
+	if (want == List || want == NameList) && p.Name != "" {
+		if got := p.Verify.Commands(); !slices.Equal(got, []string{"CWD " + p.Name}) {
+			t.Fatalf("%v %q %v abs=%v: Verify %q", g, raw, m, abs, got)
+		}
+	} else if p.Verify != nil || p.Fallback != nil && p.Fallback.Verify != nil {
+		t.Fatalf("%v %q %v abs=%v: %v %q has a Verify", g, raw, m, abs, want, p.Name)
+	}
+	// The "./~" rule (URL.Plan's doc): only an argument that begins
+	// with the path's first segment, without WithAbsolutePaths, begins
+	// with "~".
+	firstSeg := name
+	if len(dirs) > 0 {
+		firstSeg = dirs[0]
+	}
+	dotTilde := func(arg string, first bool) string {
+		if !first && strings.HasPrefix(arg, "~") {
+			return "./" + arg
+		}
+		return arg
+	}
+	for _, l := range slices.Concat(lines, p.Fallback.Commands(), p.Verify.Commands()) {
+		if _, arg, _ := strings.Cut(l, " "); strings.HasPrefix(arg, "~") && (abs || !strings.HasPrefix(firstSeg, "~") || !strings.HasPrefix(arg, firstSeg)) {
+			t.Fatalf("%v %q %v abs=%v: %q begins with a \"~\" that is not the first segment's", g, raw, m, abs, l)
+		}
+	}
 
 	switch m {
 	case MultiCWD:
@@ -527,12 +563,12 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 		if root {
 			wantDirs = append(wantDirs, "/")
 		}
-		for _, d := range rest {
+		for i, d := range rest {
 			if strings.HasPrefix(d, "/") {
 				wantDirs = nil // an absolute directory drops those before it
 			}
 			if d != "" {
-				wantDirs = append(wantDirs, d)
+				wantDirs = append(wantDirs, dotTilde(d, !abs && i == 0))
 			}
 		}
 		if strings.HasPrefix(name, "/") {
@@ -546,15 +582,15 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 				t.Fatalf("%v %q abs=%v: line %d is %q, want %q", g, raw, abs, i, lines[i], "CWD "+d)
 			}
 		}
-		if p.Name != name {
-			t.Fatalf("%v %q abs=%v: Name %q, want the decoded last segment %q", g, raw, abs, p.Name, name)
+		if want := dotTilde(name, !abs && len(dirs) == 0); p.Name != want {
+			t.Fatalf("%v %q abs=%v: Name %q, want the decoded last segment %q", g, raw, abs, p.Name, want)
 		}
 	case SingleCWD:
 		if cwds > 1 || cwds > 0 && strings.HasPrefix(name, "/") {
 			t.Fatalf("%v %q abs=%v: SingleCWD sent %d CWD lines: %q", g, raw, abs, cwds, lines)
 		}
-		if p.Name != name {
-			t.Fatalf("%v %q abs=%v: Name %q, want %q", g, raw, abs, p.Name, name)
+		if want := dotTilde(name, !abs && len(dirs) == 0); p.Name != want {
+			t.Fatalf("%v %q abs=%v: Name %q, want %q", g, raw, abs, p.Name, want)
 		}
 	case NoCWD:
 		if cwds != 0 {

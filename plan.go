@@ -2,6 +2,7 @@ package ftpurl
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -138,6 +139,13 @@ const (
 	// 550, the client runs the Plan's Fallback, which changes into Name
 	// and lists it.
 	RetrieveOrList
+
+	// ChangeDir: only the CWD lines of Dirs, with no TYPE (Type is
+	// TypeNone) and no transfer (Name is ""). It is the Action of a
+	// Plan's Verify, which CWD's into the argument of a listing that
+	// came back empty: 250 says the directory is empty indeed, 550 that
+	// the name does not exist. [URL.Plan] never returns it at the top.
+	ChangeDir
 )
 
 var actionNames = names[Action]{
@@ -145,12 +153,13 @@ var actionNames = names[Action]{
 	List:           "list",
 	NameList:       "name-list",
 	RetrieveOrList: "retrieve-or-list",
+	ChangeDir:      "change-dir",
 }
 
 func (a Action) valid() bool { return actionNames.valid(a) }
 
-// String returns "retrieve", "list", "name-list" or "retrieve-or-list",
-// and "Action(n)" for any other value.
+// String returns "retrieve", "list", "name-list", "retrieve-or-list" or
+// "change-dir", and "Action(n)" for any other value.
 func (a Action) String() string {
 	return actionNames.str(a, "Action")
 }
@@ -178,13 +187,27 @@ func (a *Action) UnmarshalText(text []byte) error {
 // §3.2.3's commands. Commands renders them as lines. A Plan holds
 // decoded octets: an argument may hold "/" (from "%2F") and need not be
 // UTF-8 (the draft's §3.3 sends octets outside ASCII as they are).
+//
+// Two plans hang off a Plan, each run only on the server's answer, never
+// among Commands: Fallback when a RETR is refused (2011 draft §3.2.3
+// (4d)), and Verify when a LIST or NLST with an argument lists nothing.
+// A listing can not tell a missing name from an empty directory: vsftpd
+// and Pure-FTPd answer "LIST dir/absent" and "NLST absent" with 150,
+// nothing, 226. Verify is "CWD" of that same argument: its Action is
+// [ChangeDir], its Dirs the one argument, its Type [TypeNone] (it sends
+// no TYPE) and its Name "". Its 250 means the directory is empty
+// indeed; its 550 means the name does not exist, an error and never an
+// empty listing. Neither a Fallback nor a Verify has a Verify or
+// Fallback of its own, but for a Fallback whose LIST has an argument,
+// which carries a Verify like any other.
 type Plan struct {
 	Host     string   // argument of HOST (2011 draft §3.2.1); IPv6 in brackets
 	Dirs     []string // CWD arguments in order
-	Type     Typecode // argument of TYPE: always one of a, e, i, u
+	Type     Typecode // argument of TYPE: one of a, e, i, u; TypeNone for ChangeDir, which sends no TYPE
 	Action   Action
 	Name     string // argument of RETR, LIST or NLST; "" for none
 	Fallback *Plan  // RetrieveOrList only: what to run when RETR is refused
+	Verify   *Plan  // a LIST or NLST with an argument: the CWD to run when it lists nothing
 }
 
 // Commands renders the lines a client sends after login, in order,
@@ -197,8 +220,12 @@ type Plan struct {
 //   - "RETR name" for [Retrieve] and [RetrieveOrList], "LIST" or "LIST name"
 //     for [List], "NLST" or "NLST name" for [NameList] (§3.2.3 (4a)-(4d)).
 //
-// The lines of Fallback are not among them: a client sends them, from
-// Fallback.Commands, only when the server refuses the RETR. HOST, which a
+// A [ChangeDir] Plan, such as a Verify, renders its CWD lines alone: no
+// TYPE and no transfer, so a Verify's Commands is ["CWD name"].
+//
+// The lines of Fallback and Verify are not among them: a client sends
+// them, from Fallback.Commands and Verify.Commands, only when the server
+// refuses the RETR or the listing comes back empty. HOST, which a
 // client sends before login (§3.2.1), and the commands that set up the
 // data connection (PASV, EPSV, PORT, EPRT; §3.2.3 (3)) are the client's
 // business and not among the lines either.
@@ -206,11 +233,14 @@ type Plan struct {
 // A Plan that [URL.Plan] returned always renders. A Plan built or changed
 // by hand gets the checks that URL.Plan applies to its own: Commands
 // returns nil when an argument (Host included) holds CR, LF or NUL, when
-// Type is not a, e, i or u (in either case), when Action is not one of
-// the four, when a LIST or NLST argument begins with "-", or when a
-// Fallback is on a Plan that is not RetrieveOrList or has a Fallback of
-// its own. So it never renders a line that injects a command. A nil
-// *Plan has no lines: Commands returns nil.
+// Type is not a, e, i or u (in either case; TypeNone, and only it, for
+// ChangeDir), when Action is not one of the five, when a LIST or NLST
+// argument begins with "-", when a ChangeDir has a Name or no directory
+// to change into, when a Fallback is on a Plan that is not
+// RetrieveOrList or has a Fallback of its own, or when a Verify is not
+// a ChangeDir into the Name of a List or NameList Plan, with neither
+// Fallback nor Verify of its own. So it never renders a line that
+// injects a command. A nil *Plan has no lines: Commands returns nil.
 func (p *Plan) Commands() []string {
 	if p == nil || p.check() != nil {
 		return nil
@@ -220,6 +250,9 @@ func (p *Plan) Commands() []string {
 		if d != "" {
 			lines = append(lines, "CWD "+d)
 		}
+	}
+	if p.Action == ChangeDir {
+		return lines
 	}
 	t, _ := p.Type.lower()
 	lines = append(lines, "TYPE "+string(rune(t-'a'+'A')))
@@ -256,10 +289,13 @@ type planFault struct {
 
 // check is the one argument check of a Plan, shared by URL.Plan and
 // Commands: no argument holds CR, LF or NUL (RFC 959 §4.1.3), the type
-// is one that TYPE takes, the action is known, a LIST or NLST argument
-// does not begin with "-", and only a RetrieveOrList Plan has a
-// Fallback, which has none of its own. A Fallback is checked too, so a
-// Plan that passes can be run to its end.
+// is one that TYPE takes (none for ChangeDir), the action is known, a
+// LIST or NLST argument does not begin with "-", a ChangeDir changes
+// into a directory and names nothing, only a RetrieveOrList Plan has a
+// Fallback, which has none of its own, and a Verify is a ChangeDir into
+// the argument of a List or NameList, with no Fallback or Verify. A
+// Fallback and a Verify are checked too, so a Plan that passes can be
+// run to its end.
 func (p *Plan) check() *planFault {
 	if f := lineBreakFault("the host", p.Host); f != nil {
 		return f
@@ -272,14 +308,27 @@ func (p *Plan) check() *planFault {
 	if f := lineBreakFault("the name", p.Name); f != nil {
 		return f
 	}
-	if t, _ := p.Type.lower(); !sendsType(t) {
-		return &planFault{ErrTypecode, fmt.Sprintf("type %q is not one that TYPE takes (a, e, i or u; RFC 959 §3.1.1)", p.Type)}
-	}
 	if !p.Action.valid() {
 		return &planFault{ErrPath, "unknown " + p.Action.String()}
 	}
+	if p.Action == ChangeDir {
+		if p.Type != TypeNone || p.Name != "" || !slices.ContainsFunc(p.Dirs, func(d string) bool { return d != "" }) {
+			return &planFault{ErrPath, "a change-dir plan sends CWD lines alone: no type, no name, and at least one directory"}
+		}
+	} else if t, _ := p.Type.lower(); !sendsType(t) {
+		return &planFault{ErrTypecode, fmt.Sprintf("type %q is not one that TYPE takes (a, e, i or u; RFC 959 §3.1.1)", p.Type)}
+	}
 	if (p.Action == List || p.Action == NameList) && strings.HasPrefix(p.Name, "-") {
 		return &planFault{ErrPath, fmt.Sprintf(`the %s argument begins with "-", which servers read as options of ls`, p.Action.verb())}
+	}
+	if v := p.Verify; v != nil {
+		if (p.Action != List && p.Action != NameList) || p.Name == "" ||
+			v.Action != ChangeDir || len(v.Dirs) != 1 || v.Dirs[0] != p.Name || v.Fallback != nil || v.Verify != nil {
+			return &planFault{ErrPath, "a Verify belongs to a LIST or NLST with an argument, is CWD of that argument, and has no Fallback or Verify"}
+		}
+		if f := v.check(); f != nil {
+			return f
+		}
 	}
 	if p.Fallback != nil {
 		if p.Action != RetrieveOrList || p.Fallback.Fallback != nil {
@@ -288,6 +337,16 @@ func (p *Plan) check() *planFault {
 		return p.Fallback.check()
 	}
 	return nil
+}
+
+// verify returns the Verify of a Plan whose LIST or NLST has an
+// argument: CWD of that argument, which fails (550) for a missing name
+// where the listing answered 226 with nothing; nil for any other Plan.
+func (p *Plan) verify() *Plan {
+	if (p.Action != List && p.Action != NameList) || p.Name == "" {
+		return nil
+	}
+	return &Plan{Host: p.Host, Dirs: []string{p.Name}, Action: ChangeDir}
 }
 
 // lineBreakFault reports the first CR, LF or NUL in s, the argument
@@ -331,12 +390,35 @@ func lineBreakFault(what, s string) *planFault {
 //     "CWD Name" (with [NoCWD], CWD of the whole path), "TYPE A" and
 //     "LIST". A CWD fails for a missing name, where "LIST name" would
 //     answer 226 with nothing and look like an empty directory.
+//   - Verify, for a LIST or NLST with an argument ("LIST dir/absent"
+//     with NoCWD, "NLST absent" with typecode d): vsftpd and Pure-FTPd
+//     answer it with 150, nothing, 226 for a missing name too, so when
+//     the listing comes back empty the client sends Verify's one line,
+//     "CWD" of the same argument: 250 means the directory is empty,
+//     550 that the name does not exist. See [Plan] and [ChangeDir].
 //
 // WithMethod([SingleCWD]) and WithMethod(NoCWD) join the non-null
 // directories (and, for NoCWD, Name) with "/", where an element that
 // begins with "/" discards what came before it; no "/" is added after
 // an element that already ends with one. [WithAbsolutePaths] starts the
 // path at the root (1997 draft §3.1).
+//
+// An argument that begins with "~" from a segment that is not the
+// path's first is sent as "./~...": ftp://h/odd/~ sends "CWD odd" and
+// "RETR ./~". vsftpd, ProFTPD and Pure-FTPd expand a leading "~" of any
+// argument to a home directory, which made a file named "~" below the
+// top unreachable; "./~" reaches it on every server. The rule applies
+// to each argument as it is sent, CWD, RETR, LIST, NLST and those of
+// Fallback and Verify alike: a joined argument (SingleCWD, NoCWD) gets
+// "./" only when it begins with "~", so NoCWD sends "RETR odd/~" as it
+// is. A null segment is a segment: in ftp://h//~/f the "~" is not
+// first. The path's first segment keeps its meaning: without
+// WithAbsolutePaths a "~" there is sent as it is, for the servers that
+// expand it (the 2011 draft §3.2.3 (1) sends each segment as it is);
+// with it, a first "~" is the login directory and is dropped (1997
+// draft §3.1), and any other first segment is a name below the root,
+// so MultiCWD's "CWD /" is followed by "CWD ./~user", the directory
+// that SingleCWD reaches with "CWD /~user".
 //
 // Plan never lets a URL value inject a command, however it was built:
 // it refuses with an *[Error] whose Err is [ErrControl] a user, password,
@@ -383,7 +465,9 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	p.Action, p.Type = decide(name, t)
 	if p.Action == RetrieveOrList {
 		p.Fallback = &Plan{Host: host, Dirs: []string{p.Name}, Type: TypeASCII, Action: List}
+		p.Fallback.Verify = p.Fallback.verify() // nil: its LIST has no argument
 	}
+	p.Verify = p.verify()
 	if f := p.check(); f != nil {
 		return nil, newPlanError(u, f.err, f.detail)
 	}
@@ -451,11 +535,17 @@ func decide(name string, t Typecode) (Action, Typecode) {
 }
 
 // route sets p.Dirs and p.Name from the URL's directories and name, as
-// the Method and the absolute-path convention say. It returns the name
-// that step (4) decides on: the URL's, or "" when it was a "~" that
-// WithAbsolutePaths dropped.
+// the Method and the absolute-path convention say, each argument with
+// the "./~" rule of tildeArg. It returns the name that step (4) decides
+// on: the URL's, or "" when it was a "~" that WithAbsolutePaths dropped.
 func (p *Plan) route(dirs []string, name string, c planConfig) string {
 	root := c.absolute
+	// first: the first element of dirs, then name, is the path's first
+	// segment sent as it is, so a "~" it begins with keeps its meaning.
+	// With WithAbsolutePaths it never is: the path starts at "/" (after
+	// "CWD /", "~user" is the entry /~user, as SingleCWD's "CWD /~user"
+	// says), or its first segment was a "~" that is dropped.
+	first := !c.absolute
 	if root {
 		// 1997 draft §3.1: a first segment "~" is the login
 		// directory, so ftp://host/~/foo/bar.html is foo/bar.html
@@ -472,22 +562,23 @@ func (p *Plan) route(dirs []string, name string, c planConfig) string {
 		if root {
 			p.Dirs = append(p.Dirs, "/")
 		}
-		for _, d := range dirs {
+		for i, d := range dirs {
 			if strings.HasPrefix(d, "/") {
 				p.Dirs = p.Dirs[:0] // an absolute path: what came before is moot
 			}
 			if d != "" { // null segments send no CWD (§3.2.3 (1))
-				p.Dirs = append(p.Dirs, d)
+				p.Dirs = append(p.Dirs, tildeArg(d, first && i == 0))
 			}
 		}
-		p.Name = name
+		p.Name = tildeArg(name, first && len(dirs) == 0)
 	case SingleCWD:
-		if d := joinPath(root, dirs, ""); d != "" {
-			p.Dirs = []string{d}
+		if d, start := joinPath(root, dirs, ""); d != "" {
+			p.Dirs = []string{tildeArg(d, first && start == 0)}
 		}
-		p.Name = name
+		p.Name = tildeArg(name, first && len(dirs) == 0)
 	case NoCWD:
-		p.Name = joinPath(root, dirs, name)
+		j, start := joinPath(root, dirs, name)
+		p.Name = tildeArg(j, first && start == 0)
 	}
 	if strings.HasPrefix(p.Name, "/") {
 		p.Dirs = nil // RETR /etc/motd needs no CWD before it
@@ -501,13 +592,16 @@ func (p *Plan) route(dirs []string, name string, c planConfig) string {
 // joinPath joins the non-null elements of dirs, then name, with "/"
 // (SingleCWD, NoCWD). An element that begins with "/" is an absolute
 // path and discards what came before it; no "/" is added after an
-// element that ends with one. With root the path starts at "/".
-func joinPath(root bool, dirs []string, name string) string {
+// element that ends with one. With root the path starts at "/". It
+// also returns the index, in dirs then name, of the element that the
+// result begins with: -1 when it begins with root's "/" or is empty.
+func joinPath(root bool, dirs []string, name string) (string, int) {
 	var b strings.Builder
+	start := -1
 	if root {
 		b.WriteByte('/')
 	}
-	add := func(e string) {
+	add := func(i int, e string) {
 		if e == "" {
 			return
 		}
@@ -516,11 +610,26 @@ func joinPath(root bool, dirs []string, name string) string {
 		} else if s := b.String(); s != "" && s[len(s)-1] != '/' {
 			b.WriteByte('/')
 		}
+		if b.Len() == 0 {
+			start = i
+		}
 		b.WriteString(e)
 	}
-	for _, d := range dirs {
-		add(d)
+	for i, d := range dirs {
+		add(i, d)
 	}
-	add(name)
-	return b.String()
+	add(len(dirs), name)
+	return b.String(), start
+}
+
+// tildeArg returns arg as a client sends it: with "./" before it when it
+// begins with "~" and does not begin with the path's first segment
+// (first false). vsftpd, ProFTPD and Pure-FTPd expand a leading "~" of
+// any argument to a home directory; "./~" names the entry "~" itself on
+// every server. The first segment keeps its meaning (URL.Plan's doc).
+func tildeArg(arg string, first bool) string {
+	if first || !strings.HasPrefix(arg, "~") {
+		return arg
+	}
+	return "./" + arg
 }

@@ -281,16 +281,21 @@ func TestMethodsAndAbsolutePathsReachTheSameResource(t *testing.T) {
 			absMulti: lines{"TYPE A", "LIST"}, absSingle: lines{"TYPE A", "LIST"}, absNone: lines{"TYPE A", "LIST"},
 		},
 		{
-			// Only a first "~" is special; "%7E" decodes to it.
+			// Only a first "~" is special; "%7E" decodes to it. A later
+			// "~" that an argument begins with is sent as "./~" (URL.Plan's
+			// doc: the "./~" rule); a joined argument that begins with
+			// the first segment keeps it.
 			raw:   "ftp://h/%7E/a/~/f;type=a",
-			multi: lines{"CWD ~", "CWD a", "CWD ~", "TYPE A", "RETR f"}, single: lines{"CWD ~/a/~", "TYPE A", "RETR f"}, none: lines{"TYPE A", "RETR ~/a/~/f"},
-			absMulti: lines{"CWD a", "CWD ~", "TYPE A", "RETR f"}, absSingle: lines{"CWD a/~", "TYPE A", "RETR f"}, absNone: lines{"TYPE A", "RETR a/~/f"},
+			multi: lines{"CWD ~", "CWD a", "CWD ./~", "TYPE A", "RETR f"}, single: lines{"CWD ~/a/~", "TYPE A", "RETR f"}, none: lines{"TYPE A", "RETR ~/a/~/f"},
+			absMulti: lines{"CWD a", "CWD ./~", "TYPE A", "RETR f"}, absSingle: lines{"CWD a/~", "TYPE A", "RETR f"}, absNone: lines{"TYPE A", "RETR a/~/f"},
 		},
 		{
-			// A null first segment is not "~": the path stays absolute.
+			// A null first segment is not "~": the path stays absolute,
+			// and the "~" after it is not the first segment, so it is
+			// sent as "./~" wherever an argument begins with it.
 			raw:   "ftp://h//~/f;type=i",
-			multi: lines{"CWD ~", "TYPE I", "RETR f"}, single: lines{"CWD ~", "TYPE I", "RETR f"}, none: lines{"TYPE I", "RETR ~/f"},
-			absMulti: lines{"CWD /", "CWD ~", "TYPE I", "RETR f"}, absSingle: lines{"CWD /~", "TYPE I", "RETR f"}, absNone: lines{"TYPE I", "RETR /~/f"},
+			multi: lines{"CWD ./~", "TYPE I", "RETR f"}, single: lines{"CWD ./~", "TYPE I", "RETR f"}, none: lines{"TYPE I", "RETR ./~/f"},
+			absMulti: lines{"CWD /", "CWD ./~", "TYPE I", "RETR f"}, absSingle: lines{"CWD /~", "TYPE I", "RETR f"}, absNone: lines{"TYPE I", "RETR /~/f"},
 		},
 	}
 	for _, tt := range tests {
@@ -1012,8 +1017,13 @@ func TestPlanRefusesHandBuiltInjection(t *testing.T) {
 // hand-built Plan gets Plan's own checks: exactly one TYPE of a, e, i or
 // u (§3.2.3 (2)), a known Action, no LIST or NLST argument beginning
 // with "-", a Fallback only on RetrieveOrList and none on a Fallback.
+// A ChangeDir renders its CWD lines alone, with no TYPE (Plan's doc:
+// Verify), and a Verify is checked too: a ChangeDir into the Name of a
+// List or NameList, with no Fallback or Verify of its own (DESIGN's
+// "Login and Plan").
 func TestCommandsOfAHandBuiltPlan(t *testing.T) {
 	fallback := &Plan{Dirs: []string{"f"}, Type: 'a', Action: List}
+	verify := func(dir string) *Plan { return &Plan{Dirs: []string{dir}, Action: ChangeDir} }
 	tests := []struct {
 		p    Plan
 		want []string
@@ -1023,6 +1033,12 @@ func TestCommandsOfAHandBuiltPlan(t *testing.T) {
 		{Plan{Type: 'u', Action: NameList, Name: "f"}, []string{"TYPE U", "NLST f"}},
 		{Plan{Type: 'a', Action: List, Name: "sub"}, []string{"TYPE A", "LIST sub"}},
 		{Plan{Type: 'i', Action: RetrieveOrList, Name: "-f", Fallback: fallback}, []string{"TYPE I", "RETR -f"}},
+		// Verify is not among the lines; a ChangeDir is its CWD lines.
+		{Plan{Type: 'a', Action: List, Name: "sub", Verify: verify("sub")}, []string{"TYPE A", "LIST sub"}},
+		{Plan{Dirs: []string{"d"}, Type: 'a', Action: NameList, Name: "x", Verify: verify("x")}, []string{"CWD d", "TYPE A", "NLST x"}},
+		{*verify("sub"), []string{"CWD sub"}},
+		{Plan{Dirs: []string{"a", "", "./~"}, Action: ChangeDir}, []string{"CWD a", "CWD ./~"}},
+		{Plan{Type: 'i', Action: RetrieveOrList, Name: "f", Fallback: &Plan{Type: 'a', Action: List, Name: "f", Verify: verify("f")}}, []string{"TYPE I", "RETR f"}},
 		// Refused: nil.
 		{Plan{Action: List}, nil},                           // no TYPE
 		{Plan{Type: 'd', Action: NameList, Name: "f"}, nil}, // d is no TYPE argument
@@ -1035,6 +1051,25 @@ func TestCommandsOfAHandBuiltPlan(t *testing.T) {
 		{Plan{Type: 'i', Action: RetrieveOrList, Name: "f", Fallback: &Plan{Dirs: []string{"f\r\nDELE x"}, Type: 'a', Action: List}}, nil},
 		{Plan{Host: "h\r\nDELE x", Type: 'i', Action: Retrieve, Name: "f"}, nil},
 		{Plan{}, nil},
+		// A ChangeDir sends no TYPE, names nothing, and changes into
+		// at least one directory.
+		{Plan{Action: ChangeDir}, nil},
+		{Plan{Dirs: []string{""}, Action: ChangeDir}, nil},
+		{Plan{Dirs: []string{"a"}, Type: 'a', Action: ChangeDir}, nil},
+		{Plan{Dirs: []string{"a"}, Action: ChangeDir, Name: "f"}, nil},
+		{Plan{Dirs: []string{"a\r\nDELE x"}, Action: ChangeDir}, nil},
+		// A Verify belongs to a LIST or NLST with an argument, is CWD
+		// of that argument, and has no Fallback or Verify.
+		{Plan{Type: 'a', Action: List, Verify: verify("sub")}, nil},
+		{Plan{Type: 'i', Action: Retrieve, Name: "sub", Verify: verify("sub")}, nil},
+		{Plan{Type: 'i', Action: RetrieveOrList, Name: "sub", Fallback: fallback, Verify: verify("sub")}, nil},
+		{Plan{Type: 'a', Action: List, Name: "sub", Verify: verify("other")}, nil},
+		{Plan{Type: 'a', Action: List, Name: "sub", Verify: &Plan{Dirs: []string{"sub", "x"}, Action: ChangeDir}}, nil},
+		{Plan{Type: 'a', Action: List, Name: "sub", Verify: &Plan{Dirs: []string{"sub"}, Type: 'a', Action: List}}, nil},
+		{Plan{Type: 'a', Action: List, Name: "sub", Verify: &Plan{Dirs: []string{"sub"}, Action: ChangeDir, Verify: verify("sub")}}, nil},
+		{Plan{Type: 'a', Action: List, Name: "sub", Verify: &Plan{Dirs: []string{"sub"}, Action: ChangeDir, Fallback: fallback}}, nil},
+		{Plan{Type: 'a', Action: List, Name: "sub", Verify: &Plan{Host: "h\r\nDELE x", Dirs: []string{"sub"}, Action: ChangeDir}}, nil},
+		{Plan{Type: 'i', Action: RetrieveOrList, Name: "f", Fallback: &Plan{Type: 'a', Action: List, Name: "f", Verify: verify("g")}}, nil},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, tt.p.Commands()); diff != "" {
@@ -1074,7 +1109,7 @@ func TestMethodAndActionNames(t *testing.T) {
 
 	for a, name := range map[Action]string{
 		Retrieve: "retrieve", List: "list", NameList: "name-list", RetrieveOrList: "retrieve-or-list",
-		Action(0): "Action(0)", Action(5): "Action(5)",
+		ChangeDir: "change-dir", Action(0): "Action(0)", Action(6): "Action(6)",
 	} {
 		if a.String() != name {
 			t.Errorf("Action(%d).String() = %q, want %q", int(a), a.String(), name)
@@ -1091,6 +1126,18 @@ func TestMethodAndActionNames(t *testing.T) {
 		t.Errorf("json.Marshal(plan) = %s: want \"Action\":\"retrieve\"", b)
 	}
 	var q Plan
+	if err := json.Unmarshal(b, &q); err != nil || !cmp.Equal(*p, q) {
+		t.Errorf("json round trip = %+v, %v; want %+v", q, err, *p)
+	}
+	// A Verify's Action is "change-dir", and it survives the trip.
+	p = mustPlan(t, "ftp://h/pub/d;type=d")
+	if b, err = json.Marshal(p); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"Verify":{"Host":"h","Dirs":["d"],"Type":"","Action":"change-dir","Name":"","Fallback":null,"Verify":null}`) {
+		t.Errorf("json.Marshal(plan) = %s: want the Verify with \"Action\":\"change-dir\"", b)
+	}
+	q = Plan{}
 	if err := json.Unmarshal(b, &q); err != nil || !cmp.Equal(*p, q) {
 		t.Errorf("json round trip = %+v, %v; want %+v", q, err, *p)
 	}
@@ -1214,6 +1261,202 @@ func TestPlanRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 			if msg := err.Error(); strings.Contains(msg, "s3cret") || !strings.HasSuffix(msg, ": the password holds CR, LF or NUL") {
 				t.Errorf("Plan error %q: want it to say the password holds CR, LF or NUL, and nothing of it", msg)
 			}
+		}
+	}
+}
+
+// URL.Plan's doc, the "./~" rule: an argument that begins with "~" from
+// a segment that is not the path's first is sent as "./~...", since
+// vsftpd, ProFTPD and Pure-FTPd expand a leading "~" of any argument to
+// a home directory. The rule holds for every argument as sent: each
+// CWD, the joined CWD (SingleCWD), RETR, NLST, the joined RETR, LIST or
+// NLST (NoCWD), the Fallback's CWD and the Verify's CWD; a joined
+// argument that does not begin with "~" is sent as it is. The first
+// segment keeps its meaning: sent as it is without WithAbsolutePaths;
+// with it, a first "~" is the login directory and is dropped (1997
+// draft §3.1), any other is a name below the root. Each row gives, for
+// MultiCWD, SingleCWD and NoCWD, relative then absolute, the Commands,
+// then the Fallback's and the Verify's ("-" for none).
+func TestTildeBeyondTheFirstSegmentIsSentAsDotSlash(t *testing.T) {
+	type want struct{ lines, fallback, verify string } // lines joined by "|"
+	combos := [6]struct {
+		m   Method
+		abs bool
+	}{{MultiCWD, false}, {SingleCWD, false}, {NoCWD, false}, {MultiCWD, true}, {SingleCWD, true}, {NoCWD, true}}
+	tests := []struct {
+		raw  string
+		why  string
+		want [6]want
+	}{
+		{"ftp://h/odd/~;type=i", "the name is not the first segment", [6]want{
+			{"CWD odd|TYPE I|RETR ./~", "-", "-"},
+			{"CWD odd|TYPE I|RETR ./~", "-", "-"},
+			{"TYPE I|RETR odd/~", "-", "-"}, // NoCWD: the argument begins with "odd"
+			{"CWD /|CWD odd|TYPE I|RETR ./~", "-", "-"},
+			{"CWD /odd|TYPE I|RETR ./~", "-", "-"},
+			{"TYPE I|RETR /odd/~", "-", "-"},
+		}},
+		{"ftp://h/odd/~/f;type=i", "a directory that is not the first segment", [6]want{
+			{"CWD odd|CWD ./~|TYPE I|RETR f", "-", "-"},
+			{"CWD odd/~|TYPE I|RETR f", "-", "-"},
+			{"TYPE I|RETR odd/~/f", "-", "-"},
+			{"CWD /|CWD odd|CWD ./~|TYPE I|RETR f", "-", "-"},
+			{"CWD /odd/~|TYPE I|RETR f", "-", "-"},
+			{"TYPE I|RETR /odd/~/f", "-", "-"},
+		}},
+		{"ftp://h/odd/~", "RetrieveOrList: the Fallback's CWD takes the same argument as RETR", [6]want{
+			{"CWD odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"CWD odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR odd/~", "CWD odd/~|TYPE A|LIST", "-"},
+			{"CWD /|CWD odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"CWD /odd|TYPE I|RETR ./~", "CWD ./~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR /odd/~", "CWD /odd/~|TYPE A|LIST", "-"},
+		}},
+		{"ftp://h/odd/~;type=d", "NLST of a name that is not the first segment, and its Verify", [6]want{
+			{"CWD odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"CWD odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST odd/~", "-", "CWD odd/~"},
+			{"CWD /|CWD odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"CWD /odd|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST /odd/~", "-", "CWD /odd/~"},
+		}},
+		{"ftp://h//~/", "a null segment is a segment: the \"~\" after it is not first", [6]want{
+			{"CWD ./~|TYPE A|LIST", "-", "-"},
+			{"CWD ./~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST ./~", "-", "CWD ./~"},
+			{"CWD /|CWD ./~|TYPE A|LIST", "-", "-"},
+			{"CWD /~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST /~", "-", "CWD /~"},
+		}},
+		{"ftp://h/~user/~/", "the first segment keeps its meaning; the second is an entry", [6]want{
+			{"CWD ~user|CWD ./~|TYPE A|LIST", "-", "-"},
+			{"CWD ~user/~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST ~user/~", "-", "CWD ~user/~"},
+			{"CWD /|CWD ./~user|CWD ./~|TYPE A|LIST", "-", "-"}, // below the root: /~user, as SingleCWD
+			{"CWD /~user/~|TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST /~user/~", "-", "CWD /~user/~"},
+		}},
+		{"ftp://h/~x;type=d", "a first segment that is the name", [6]want{
+			{"TYPE A|NLST ~x", "-", "CWD ~x"},
+			{"TYPE A|NLST ~x", "-", "CWD ~x"},
+			{"TYPE A|NLST ~x", "-", "CWD ~x"},
+			{"CWD /|TYPE A|NLST ./~x", "-", "CWD ./~x"},
+			{"CWD /|TYPE A|NLST ./~x", "-", "CWD ./~x"},
+			{"TYPE A|NLST /~x", "-", "CWD /~x"},
+		}},
+		{"ftp://h/~/~;type=d", "absolute: the first \"~\" is dropped, the second is an entry of the login directory", [6]want{
+			{"CWD ~|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"CWD ~|TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST ~/~", "-", "CWD ~/~"},
+			{"TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST ./~", "-", "CWD ./~"},
+			{"TYPE A|NLST ./~", "-", "CWD ./~"},
+		}},
+		{"ftp://h/~", "a first \"~\" name: sent as it is, or the login directory", [6]want{
+			{"TYPE I|RETR ~", "CWD ~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR ~", "CWD ~|TYPE A|LIST", "-"},
+			{"TYPE I|RETR ~", "CWD ~|TYPE A|LIST", "-"},
+			{"TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST", "-", "-"},
+			{"TYPE A|LIST", "-", "-"},
+		}},
+		{"ftp://h/a/%2F~b/~c;type=d", "an argument that begins with \"/\" is sent as it is", [6]want{
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"TYPE A|NLST /~b/~c", "-", "CWD /~b/~c"},
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"CWD /~b|TYPE A|NLST ./~c", "-", "CWD ./~c"},
+			{"TYPE A|NLST /~b/~c", "-", "CWD /~b/~c"},
+		}},
+		{"ftp://h/odd/~%2Fx;type=i", "a name that begins with \"~\" and holds a \"/\" (%2F)", [6]want{
+			{"CWD odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"CWD odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"TYPE I|RETR odd/~/x", "-", "-"},
+			{"CWD /|CWD odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"CWD /odd|TYPE I|RETR ./~/x", "-", "-"},
+			{"TYPE I|RETR /odd/~/x", "-", "-"},
+		}},
+	}
+	render := func(p *Plan) string {
+		if p == nil {
+			return "-"
+		}
+		return strings.Join(p.Commands(), "|")
+	}
+	for _, tt := range tests {
+		for i, c := range combos {
+			p := mustPlan(t, tt.raw, planOpts(c.m, c.abs)...)
+			got := want{render(p), render(p.Fallback), render(p.Verify)}
+			if got != tt.want[i] {
+				t.Errorf("%s %v abs=%v (%s):\n got %+v\nwant %+v", tt.raw, c.m, c.abs, tt.why, got, tt.want[i])
+			}
+		}
+	}
+}
+
+// Plan's doc and DESIGN's "Login and Plan": a LIST or NLST with an
+// argument lists nothing both for an empty directory and for a missing
+// name (vsftpd and Pure-FTPd answer "LIST vault/absent" and "NLST
+// absent" with 150, nothing, 226), so the Plan carries Verify: CWD of
+// that same argument, a ChangeDir with no TYPE, no Name, and neither
+// Fallback nor Verify of its own. Commands does not include it. A
+// listing without an argument, a RETR and a Fallback (whose LIST has no
+// argument) carry none.
+func TestListingWithAnArgumentCarriesVerify(t *testing.T) {
+	tests := []struct {
+		raw     string
+		opts    []PlanOption
+		listing string // the last line of Commands
+		cwd     string // Verify's one argument
+	}{
+		{"ftp://h/vault/absent/", planOpts(NoCWD, false), "LIST vault/absent", "vault/absent"},
+		{"ftp://h/vault/absent/", planOpts(NoCWD, true), "LIST /vault/absent", "/vault/absent"},
+		{"ftp://h/absent;type=d", nil, "NLST absent", "absent"},
+		{"ftp://h/pub/absent;type=d", planOpts(SingleCWD, false), "NLST absent", "absent"},
+		{"ftp://h/pub/absent;type=d", planOpts(NoCWD, false), "NLST pub/absent", "pub/absent"},
+		{"ftp://h/pub/absent/;type=d", planOpts(NoCWD, false), "NLST pub/absent", "pub/absent"},
+		{"ftp://h/a/%2Fetc%2Fx;type=d", nil, "NLST /etc/x", "/etc/x"},
+		{"ftp://h/a%20b/;type=d", planOpts(NoCWD, false), "NLST a b", "a b"},
+		{"ftp://h/dir/-x;type=d", planOpts(NoCWD, false), "NLST dir/-x", "dir/-x"},
+		{"ftp://[2001:db8::1]/x;type=d", nil, "NLST x", "x"},
+	}
+	for _, tt := range tests {
+		p := mustPlan(t, tt.raw, tt.opts...)
+		lines := p.Commands()
+		if lines[len(lines)-1] != tt.listing {
+			t.Errorf("%s: Commands %q, want it to end with %q", tt.raw, lines, tt.listing)
+		}
+		if slices.Contains(lines, "CWD "+tt.cwd) {
+			t.Errorf("%s: Commands %q hold the Verify line", tt.raw, lines)
+		}
+		want := &Plan{Host: p.Host, Dirs: []string{tt.cwd}, Type: TypeNone, Action: ChangeDir}
+		if diff := cmp.Diff(want, p.Verify); diff != "" {
+			t.Errorf("%s: Verify (-want +got):\n%s", tt.raw, diff)
+			continue
+		}
+		if got := p.Verify.Commands(); !slices.Equal(got, []string{"CWD " + tt.cwd}) {
+			t.Errorf("%s: Verify.Commands() = %q, want [CWD %s]", tt.raw, got, tt.cwd)
+		}
+	}
+	if p := mustPlan(t, "ftp://[2001:db8::1]/x;type=d"); p.Verify.Host != "[2001:db8::1]" {
+		t.Errorf("Verify.Host = %q, want the Plan's HOST argument", p.Verify.Host)
+	}
+	for _, tt := range []struct {
+		raw  string
+		opts []PlanOption
+	}{
+		{"ftp://h/pub/", nil},                       // LIST
+		{"ftp://h/pub/", planOpts(SingleCWD, true)}, // LIST
+		{"ftp://h/", planOpts(NoCWD, false)},        // LIST
+		{"ftp://h/~/", planOpts(NoCWD, true)},       // LIST: "~" is the login directory
+		{"ftp://h/;type=d", nil},                    // NLST
+		{"ftp://h/pub/;type=d", nil},                // NLST
+		{"ftp://h/f;type=i", nil},                   // RETR
+		{"ftp://h/pub/f", planOpts(NoCWD, false)},   // RETR, then the Fallback's bare LIST
+	} {
+		p := mustPlan(t, tt.raw, tt.opts...)
+		if p.Verify != nil || p.Fallback != nil && p.Fallback.Verify != nil {
+			t.Errorf("%s: %v %q carries a Verify: %+v", tt.raw, p.Action, p.Commands(), p.Verify)
 		}
 	}
 }

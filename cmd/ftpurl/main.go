@@ -14,7 +14,8 @@
 //
 //	(none)         the normalized URL (URL.String)
 //	-json          one JSON object a line: the parts, the login and the plan
-//	-plan          the FTP commands: USER, PASS xxxxx, then Plan.Commands
+//	-plan          the FTP commands: USER, PASS xxxxx, then Plan.Commands,
+//	               then, each after a "#" line, Plan.Fallback's and Plan.Verify's
 //	-get TEMPLATE  the parts named in TEMPLATE, e.g. '{host}:{port}'
 //	-find          each URL found in the text on standard input, with its byte offset
 //
@@ -67,7 +68,9 @@ Output modes (choose at most one):
   -json           one JSON object a line with the URL's parts, login and plan
   -plan           the FTP commands a client sends: USER, PASS, then CWD,
                   TYPE and RETR, LIST or NLST ("PASS ?" when the URL names
-                  a user without a password: a client must ask for one)
+                  a user without a password: a client must ask for one);
+                  after a "#" line, those it sends when RETR is refused,
+                  or the CWD that checks a listing that came back empty
   -get TEMPLATE   the parts named in TEMPLATE; "{{" is a literal "{"
   -find           read text on standard input and print each ftp URL found
                   in it, after its byte offset and a tab
@@ -364,18 +367,33 @@ func (p *printer) plan(u *ftpurl.URL) {
 		p.out.WriteString(c)
 		p.out.WriteByte('\n')
 	}
+	p.printAfter(fallbackComment, pl.Fallback)
+	p.printAfter(verifyComment, pl.Verify)
 	if pl.Fallback != nil {
-		p.out.WriteString(fallbackComment + "\n")
-		for _, c := range pl.Fallback.Commands() {
-			p.out.WriteString(c)
-			p.out.WriteByte('\n')
-		}
+		p.printAfter(verifyComment, pl.Fallback.Verify)
+	}
+}
+
+// printAfter prints comment and the commands of sub, a Fallback or a
+// Verify; nothing when sub is nil.
+func (p *printer) printAfter(comment string, sub *ftpurl.Plan) {
+	if sub == nil {
+		return
+	}
+	p.out.WriteString(comment + "\n")
+	for _, c := range sub.Commands() {
+		p.out.WriteString(c)
+		p.out.WriteByte('\n')
 	}
 }
 
 // fallbackComment introduces the lines of a RetrieveOrList plan's
-// Fallback in -plan's output (2011 draft §3.2.3 (4d)).
-const fallbackComment = "# when RETR is refused (550), list the name instead:"
+// Fallback in -plan's output (2011 draft §3.2.3 (4d)); verifyComment
+// those of the Verify of a LIST or NLST with an argument (Plan's doc).
+const (
+	fallbackComment = "# when RETR is refused (550), list the name instead:"
+	verifyComment   = "# when the listing is empty, tell an empty directory (250) from a missing name (550):"
+)
 
 // The -json output. Strings are decoded octets, as in ftpurl.URL; JSON
 // shows a byte sequence that is not UTF-8 as U+FFFD, so "path" also
@@ -407,11 +425,12 @@ type loginJSON struct {
 type planJSON struct {
 	Host     string        `json:"host"`
 	Dirs     []string      `json:"dirs"`
-	Type     string        `json:"type"`
-	Action   ftpurl.Action `json:"action"` // MarshalText: "retrieve", "list", ...
+	Type     string        `json:"type,omitempty"` // "" only in a verify, which sends no TYPE
+	Action   ftpurl.Action `json:"action"`         // MarshalText: "retrieve", "list", ..., "change-dir"
 	Name     string        `json:"name,omitempty"`
 	Commands []string      `json:"commands"`
 	Fallback *planJSON     `json:"fallback,omitempty"` // retrieve-or-list: run when RETR is refused
+	Verify   *planJSON     `json:"verify,omitempty"`   // LIST or NLST with an argument: run when it lists nothing
 }
 
 func newPlanJSON(pl *ftpurl.Plan) *planJSON {
@@ -426,6 +445,7 @@ func newPlanJSON(pl *ftpurl.Plan) *planJSON {
 		Name:     pl.Name,
 		Commands: nonNil(pl.Commands()),
 		Fallback: newPlanJSON(pl.Fallback),
+		Verify:   newPlanJSON(pl.Verify),
 	}
 }
 

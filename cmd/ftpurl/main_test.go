@@ -297,10 +297,27 @@ func TestPlanPrintsCommands(t *testing.T) {
 		want: result{stdout: "USER user\nPASS ?\nCWD /etc\nTYPE A\nRETR motd\n"},
 	}, {
 		// Login: no userinfo is anonymous; a blank line between URLs.
-		// 2011 draft §3.2.3 (4a): an empty name lists; (4b) type d is NLST.
+		// 2011 draft §3.2.3 (4a): an empty name lists; (4b) type d is NLST,
+		// whose argument the Verify's CWD checks when it lists nothing
+		// (Plan's doc).
 		name: "anonymous listing and NLST",
 		args: []string{"-plan", "ftp://ftp.example.com/pub/", "ftp://alice:s3cret@h/pub;type=d"},
-		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nTYPE A\nLIST\n\nUSER alice\nPASS xxxxx\nTYPE A\nNLST pub\n"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD pub\nTYPE A\nLIST\n\nUSER alice\nPASS xxxxx\nTYPE A\nNLST pub\n" +
+			"# when the listing is empty, tell an empty directory (250) from a missing name (550):\nCWD pub\n"},
+	}, {
+		// Plan's doc: NoCWD's "LIST vault/absent" lists nothing for a
+		// missing name too, so its Verify is printed as the Fallback is.
+		name: "nocwd listing with its verify",
+		args: []string{"-plan", "-method", "nocwd", "ftp://h/vault/absent/"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nTYPE A\nLIST vault/absent\n" +
+			"# when the listing is empty, tell an empty directory (250) from a missing name (550):\nCWD vault/absent\n"},
+	}, {
+		// URL.Plan's doc, the "./~" rule: a "~" after the first segment
+		// is sent as "./~", in RETR and in the Fallback's CWD alike.
+		name: "tilde after the first segment",
+		args: []string{"-plan", "ftp://h/odd/~"},
+		want: result{stdout: "USER anonymous\nPASS xxxxx\nCWD odd\nTYPE I\nRETR ./~\n" +
+			"# when RETR is refused (550), list the name instead:\nCWD ./~\nTYPE A\nLIST\n"},
 	}, {
 		// URL.Plan's doc: SingleCWD and NoCWD join the non-null Dirs.
 		name: "singlecwd",
@@ -344,12 +361,14 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n"},
 	}, {
 		// The action is Action.MarshalText's name (Action's
-		// doc): NLST for type d (2011 draft §3.2.3 (4b)), RETR-or-LIST
+		// doc): NLST for type d (2011 draft §3.2.3 (4b)), with its
+		// Verify, a change-dir with no type (Plan's doc); RETR-or-LIST
 		// without a typecode (4d); -method reads its name in any ASCII
 		// case (Method.UnmarshalText), NoCWD joining the path.
 		name: "name-list and retrieve-or-list, method in upper case",
 		args: []string{"-json", "-method", "NOCWD", "ftp://h/a/b;type=d", "ftp://h/a/b"},
-		want: result{stdout: `{"url":"ftp://h/a/b;type=d","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"a","action":"name-list","name":"a/b","commands":["TYPE A","NLST a/b"]}}` + "\n" +
+		want: result{stdout: `{"url":"ftp://h/a/b;type=d","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"a","action":"name-list","name":"a/b","commands":["TYPE A","NLST a/b"],` +
+			`"verify":{"host":"h","dirs":["a/b"],"action":"change-dir","commands":["CWD a/b"]}}}` + "\n" +
 			`{"url":"ftp://h/a/b","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"i","action":"retrieve-or-list","name":"a/b","commands":["TYPE I","RETR a/b"],` +
 			`"fallback":{"host":"h","dirs":["a/b"],"type":"a","action":"list","commands":["CWD a/b","TYPE A","LIST"]}}}` + "\n"},
 	}, {
