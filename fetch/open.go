@@ -364,26 +364,29 @@ func (resp *Response) nameList(p *ftpurl.Plan) error {
 	return nil
 }
 
-// verify checks an empty listing of a name: vsftpd and Pure-FTPd
-// answer "LIST absent" and "NLST absent" with 150, nothing, 226, as
-// for an empty directory. "CWD name" tells the two apart: 250 for a
-// directory, 550 for nothing (ErrNotFound). A listing that has lines
-// but no entry is an error too: an "ls" error text is no directory.
+// verify checks an empty listing: vsftpd and Pure-FTPd answer "LIST
+// absent" and "NLST absent" with 150, nothing, 226, as for an empty
+// directory. The plan's Verify ("CWD name") tells the two apart: 250
+// for a directory, 550 for nothing (ErrNotFound). A listing that has
+// lines but no entry is an error too: an "ls" error text is no
+// directory.
 func (resp *Response) verify(p *ftpurl.Plan, lines []string, fallback bool) error {
 	s := resp.sess
 	op, cmd := "list", "LIST"
 	if p.Action == ftpurl.NameList {
 		op, cmd = "nlst", "NLST"
 	}
-	if p.Name != "" {
-		if err := s.cwdTo(p.Name, true); err != nil {
-			e := s.fail("verify", "CWD "+p.Name, err)
-			e.Fallback = fallback
-			e.notFound = e.Code == ftp.StatusFileUnavailable
-			if e.notFound {
-				e.note = cmd + " " + p.Name + " listed nothing"
+	if v := p.Verify; v != nil {
+		for _, d := range v.Dirs {
+			if err := s.cwdTo(d, true); err != nil {
+				e := s.fail("verify", "CWD "+d, err)
+				e.Fallback = fallback
+				e.notFound = e.Code == ftp.StatusFileUnavailable
+				if e.notFound {
+					e.note = cmd + " " + p.Name + " listed nothing"
+				}
+				return e
 			}
-			return e
 		}
 	}
 	for _, l := range lines {
