@@ -220,9 +220,15 @@ func (resp *Response) run(r *request) error {
 	}
 	switch p.Action {
 	case ftpurl.List:
-		return resp.list(p, false)
+		if e := resp.list(p, false); e != nil {
+			return e
+		}
+		return nil
 	case ftpurl.NameList:
-		return resp.nameList(p)
+		if e := resp.nameList(p); e != nil {
+			return e
+		}
+		return nil
 	case ftpurl.Retrieve:
 		body, err := resp.retr(p.Name)
 		if err != nil {
@@ -238,7 +244,7 @@ func (resp *Response) run(r *request) error {
 
 // steps sends the CWD and TYPE commands of p. The first plan of a
 // reused session starts from where the plan starts (goHome).
-func (resp *Response) steps(p *ftpurl.Plan, fallback bool) error {
+func (resp *Response) steps(p *ftpurl.Plan, fallback bool) *Error {
 	s := resp.sess
 	dirs := nonNull(p.Dirs)
 	if !fallback {
@@ -318,7 +324,7 @@ func sizeIn150(text string) int64 {
 }
 
 // list runs LIST and gives the session back.
-func (resp *Response) list(p *ftpurl.Plan, fallback bool) error {
+func (resp *Response) list(p *ftpurl.Plan, fallback bool) *Error {
 	s := resp.sess
 	cmd := strings.TrimSpace("LIST " + p.Name)
 	var buf bytes.Buffer
@@ -345,7 +351,7 @@ func (resp *Response) list(p *ftpurl.Plan, fallback bool) error {
 }
 
 // nameList runs NLST and gives the session back.
-func (resp *Response) nameList(p *ftpurl.Plan) error {
+func (resp *Response) nameList(p *ftpurl.Plan) *Error {
 	s := resp.sess
 	var buf bytes.Buffer
 	s.setListing(&buf)
@@ -370,7 +376,7 @@ func (resp *Response) nameList(p *ftpurl.Plan) error {
 // for a directory, 550 for nothing (ErrNotFound). A listing that has
 // lines but no entry is an error too: an "ls" error text is no
 // directory.
-func (resp *Response) verify(p *ftpurl.Plan, lines []string, fallback bool) error {
+func (resp *Response) verify(p *ftpurl.Plan, lines []string, fallback bool) *Error {
 	s := resp.sess
 	op, cmd := "list", "LIST"
 	if p.Action == ftpurl.NameList {
@@ -472,16 +478,13 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
 		return retrErr
 	}
 	fb := p.Fallback
-	if err := resp.steps(fb, true); err != nil {
-		e := err.(*Error)
+	if e := resp.steps(fb, true); e != nil {
 		e.prior = retrErr
 		return e
 	}
-	if err := resp.list(fb, true); err != nil {
-		if e, ok := err.(*Error); ok {
-			e.prior = retrErr
-		}
-		return err
+	if e := resp.list(fb, true); e != nil {
+		e.prior = retrErr
+		return e
 	}
 	return nil
 }
