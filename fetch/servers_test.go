@@ -7,14 +7,45 @@ package fetch_test
 //     that testdata/install-servers.sh installs under $FTPURL_SERVERS
 //     (default /opt/ftpurl-servers), started by TestMain and stopped by
 //     their PID when the tests end. They need root (they drop to the
-//     ftp user themselves) and the users the script creates. A missing
-//     server skips its tests, except with CI=true, where it fails them.
+//     ftp user themselves) and the users the script creates.
+//
+// Each server runs plain (servers, need) and with TLS (tlsServers,
+// needTLS): explicit TLS (AUTH TLS on a plain port, RFC 4217) and
+// implicit TLS (TLS from the first byte, ftps://) where the server has
+// the mode. The TLS servers present a certificate for 127.0.0.1 and
+// localhost, signed by a CA that the test run makes (testCAPool,
+// testCACertPEM, testCAFile). A server that does not run skips its
+// tests, except with CI=true, where it fails them.
+//
+// The tree. A test run serves a tree it makes itself, in a temporary
+// directory, and never writes anywhere else: every server's
+// configuration names that directory (vsftpd anon_root and local_root,
+// ProFTPD DefaultRoot and <Anonymous>, pyftpdlib's script, ftpserverlib's
+// driver). Pure-FTPd has no such setting: it takes the anonymous root
+// from the home of the system user ftp, and chroots ftpurl into its
+// home. So the Debian daemons start in a private mount namespace of
+// their own (CLONE_NEWNS, / made private recursively) in which the
+// test tree is bind-mounted over that home ($FTPURL_SERVERS/tree, a
+// mount point that install-servers.sh makes): there, the home of
+// ftp and ftpurl, and so their "~", is the test tree; outside, nothing
+// changes. The mount goes away with the last process of the namespace.
+//
+// FTPURL_KEEP_RUN_DIR=1 keeps the run's directory (configurations,
+// logs, certificates) and prints where it is.
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"fmt"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -22,6 +53,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -45,10 +77,46 @@ type server struct {
 	stop func()
 }
 
-// serverNames in the order the tests report them.
+// A tlsServer is one FTP server's TLS listeners. Each serves the same
+// tree, anonymous and testUser, as the plain server of that name, and
+// refuses to log in or to transfer without TLS.
+type tlsServer struct {
+	name         string
+	explicitAddr string // 127.0.0.1:port for ftp:// with AUTH TLS; "" if the server has no such mode
+	implicitAddr string // 127.0.0.1:port for ftps://; "" if the server has no such mode
+	err          error  // why one of its listeners is not running
+	stop         func()
+}
+
+// serverNames in the order the tests report them; the TLS servers have
+// the same names.
 var serverNames = []string{"ftpserverlib", "vsftpd", "proftpd", "pure-ftpd", "pyftpdlib"}
 
-var servers = map[string]*server{}
+var (
+	servers    = map[string]*server{}
+	tlsServers = map[string]*tlsServer{}
+)
+
+// The test run's CA, which signed the TLS servers' certificate (for
+// 127.0.0.1 and localhost): as PEM, as a pool for tls.Config.RootCAs,
+// and as a file (for curl --cacert). Nil and "" when making it failed.
+var (
+	testCACertPEM []byte
+	testCAPool    *x509.CertPool
+	testCAFile    string
+)
+
+// testTLSConfig returns a client configuration that trusts the test CA,
+// with a session cache of its own: vsftpd and ProFTPD require the data
+// connection to resume the control connection's session, which Go does
+// only with the same ServerName and cache on both.
+func testTLSConfig() *tls.Config {
+	return &tls.Config{
+		RootCAs:            testCAPool,
+		ServerName:         "127.0.0.1",
+		ClientSessionCache: tls.NewLRUClientSessionCache(0),
+	}
+}
 
 func serversDir() string {
 	if d := os.Getenv("FTPURL_SERVERS"); d != "" {
@@ -58,87 +126,198 @@ func serversDir() string {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(bindEnvSource) != "" {
+		bindHomeAndExec() // the test binary as the daemons' mount helper
+	}
 	code := func() int {
-		defer func() {
-			for _, s := range servers {
-				if s.stop != nil {
-					s.stop()
-				}
-			}
-		}()
-		startServers()
+		run := startServers()
+		defer run.stop()
 		return m.Run()
 	}()
 	os.Exit(code)
 }
 
-func startServers() {
-	// ftpserverlib serves a tree of its own, in a temporary directory.
-	tmp, err := os.MkdirTemp("", "ftpurl-fetch-")
-	if err == nil {
-		err = buildTree(tmp)
-	}
-	if err == nil {
-		servers["ftpserverlib"] = startFtpserverlib(tmp)
-		servers["ftpserverlib"].stop = chainStop(servers["ftpserverlib"].stop, func() { os.RemoveAll(tmp) })
-	} else {
-		servers["ftpserverlib"] = &server{name: "ftpserverlib", err: err}
-	}
+// run is one test run's servers and the directory they use.
+type run struct {
+	dir       string // the run's temporary directory: configurations, logs, certificates
+	tree      string // dir/tree, the tree every server serves
+	installed string // $FTPURL_SERVERS
+	home      string // the home of ftp and ftpurl, where the namespace mounts tree
+	certFile  string // the server certificate, PEM
+	keyFile   string // its key, PEM
+	cert      tls.Certificate
 
-	// The others serve the ftp user's home, which Pure-FTPd takes as
-	// its anonymous root and install-servers.sh points at
-	// $FTPURL_SERVERS/tree.
-	dir := serversDir()
-	tree, err := externalTree(dir)
-	if err == nil {
-		err = buildTree(tree)
-	}
-	starters := map[string]func(dir, tree string, pasv int) *server{
-		"vsftpd":    startVsftpd,
-		"proftpd":   startProftpd,
-		"pure-ftpd": startPureFtpd,
-		"pyftpdlib": startPyftpdlib,
-	}
-	pasv := 40000 + os.Getpid()%10000
-	for i, name := range serverNames[1:] {
-		if err != nil {
+	mu       sync.Mutex
+	nextPasv int // the next passive port range's first port
+	stops    []func()
+}
+
+func startServers() *run {
+	r := &run{installed: serversDir(), nextPasv: 40000 + os.Getpid()%10000}
+	fail := func(err error) *run {
+		for _, name := range serverNames {
 			servers[name] = &server{name: name, err: err}
-			continue
+			tlsServers[name] = &tlsServer{name: name, err: err}
 		}
-		servers[name] = starters[name](dir, tree, pasv+20*i)
-		servers[name].name = name
+		return r
 	}
+	dir, err := os.MkdirTemp("", "ftpurl-fetch-")
+	if err != nil {
+		return fail(err)
+	}
+	r.dir = dir
+	r.tree = filepath.Join(dir, "tree")
+	// The servers' users (ftp, ftpurl, nobody) traverse dir to the tree.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return fail(err)
+	}
+	if err := os.Mkdir(r.tree, 0o755); err != nil {
+		return fail(err)
+	}
+	if err := buildTree(r.tree); err != nil {
+		return fail(err)
+	}
+	tlsErr := r.makeCertificates()
+
+	servers["ftpserverlib"] = startFtpserverlib(r.tree)
+	r.stops = append(r.stops, servers["ftpserverlib"].stop)
+	ts := &tlsServer{name: "ftpserverlib", err: tlsErr}
+	if tlsErr == nil {
+		var stopExplicit, stopImplicit func()
+		var err1, err2 error
+		ts.explicitAddr, stopExplicit, err1 = newFtpserverlibTLS(r.tree, r.serverTLSConfig(), ftpserver.MandatoryEncryption)
+		ts.implicitAddr, stopImplicit, err2 = newFtpserverlibTLS(r.tree, r.serverTLSConfig(), ftpserver.ImplicitEncryption)
+		ts.err = errors.Join(err1, err2)
+		ts.stop = func() {
+			for _, stop := range []func(){stopExplicit, stopImplicit} {
+				if stop != nil {
+					stop()
+				}
+			}
+		}
+		r.stops = append(r.stops, ts.stop)
+	}
+	tlsServers["ftpserverlib"] = ts
+
+	// The Debian servers, each plain, explicit and implicit where it
+	// has the mode, all at once: each takes 150-300 ms to greet.
+	debErr := r.checkDebian()
+	type starter func(mode tlsMode) instance
+	starters := map[string]starter{
+		"vsftpd":    r.startVsftpd,
+		"proftpd":   r.startProftpd,
+		"pure-ftpd": r.startPureFtpd,
+		"pyftpdlib": r.startPyftpdlib,
+	}
+	// Where a server has no mode, a comment says why.
+	modes := map[string][]tlsMode{
+		"vsftpd":    {plainFTP, explicitTLS, implicitTLS},
+		"proftpd":   {plainFTP, explicitTLS, implicitTLS},
+		"pure-ftpd": {plainFTP, explicitTLS}, // Debian builds it without --with-implicittls, which would make every port implicit
+		"pyftpdlib": {plainFTP, explicitTLS}, // pyftpdlib 1.5.7 has no implicit TLS
+	}
+	var wg sync.WaitGroup
+	results := map[string][]instance{}
+	for _, name := range serverNames[1:] {
+		slots := make([]instance, len(modes[name]))
+		results[name] = slots
+		for i, mode := range modes[name] {
+			switch {
+			case debErr != nil:
+				slots[i] = instance{mode: mode, err: debErr}
+			case mode != plainFTP && tlsErr != nil:
+				slots[i] = instance{mode: mode, err: tlsErr}
+			default:
+				start := starters[name]
+				wg.Go(func() { slots[i] = start(mode) })
+			}
+		}
+	}
+	wg.Wait()
+	for _, name := range serverNames[1:] {
+		ts := &tlsServer{name: name}
+		var stops []func()
+		for _, inst := range results[name] {
+			if inst.stop != nil {
+				stops = append(stops, inst.stop)
+				r.stops = append(r.stops, inst.stop)
+			}
+			switch inst.mode {
+			case plainFTP:
+				servers[name] = &server{name: name, addr: inst.addr, err: inst.err, stop: inst.stop}
+			case explicitTLS:
+				ts.explicitAddr = inst.addr
+				ts.err = errors.Join(ts.err, inst.err)
+			case implicitTLS:
+				ts.implicitAddr = inst.addr
+				ts.err = errors.Join(ts.err, inst.err)
+			}
+		}
+		ts.stop = func() {
+			for _, stop := range stops {
+				stop()
+			}
+		}
+		tlsServers[name] = ts
+	}
+	return r
 }
 
-func chainStop(a, b func()) func() {
-	return func() {
-		if a != nil {
-			a()
+// stop stops every server by its PID, then removes the run's directory.
+func (r *run) stop() {
+	var wg sync.WaitGroup
+	for _, stop := range r.stops {
+		if stop != nil {
+			wg.Go(stop)
 		}
-		b()
 	}
+	wg.Wait()
+	if r.dir == "" {
+		return
+	}
+	if os.Getenv("FTPURL_KEEP_RUN_DIR") == "1" {
+		fmt.Fprintln(os.Stderr, "fetch tests: the servers' directory is", r.dir)
+		return
+	}
+	_ = os.RemoveAll(r.dir)
 }
 
-// externalTree returns the ftp user's home, after checking what the
-// Debian servers need: root, and the ftp user.
-func externalTree(dir string) (string, error) {
+// pasvPorts hands each server instance 20 passive ports of its own.
+func (r *run) pasvPorts() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.nextPasv
+	r.nextPasv += 20
+	return p
+}
+
+// checkDebian checks what the Debian servers need: the installation,
+// root, the users ftp and ftpurl, and their one home, where the tree is
+// mounted.
+func (r *run) checkDebian() error {
+	dir := r.installed
 	if _, err := os.Stat(filepath.Join(dir, "root")); err != nil {
-		return "", fmt.Errorf("servers not installed in %s (run testdata/install-servers.sh): %w", dir, err)
+		return fmt.Errorf("servers not installed in %s (run testdata/install-servers.sh): %w", dir, err)
 	}
 	if os.Geteuid() != 0 {
-		return "", errors.New("the Debian FTP servers need root")
+		return errors.New("the Debian FTP servers need root")
 	}
 	u, err := user.Lookup("ftp")
 	if err != nil {
-		return "", fmt.Errorf("no ftp user (run testdata/install-servers.sh): %w", err)
+		return fmt.Errorf("no ftp user (run testdata/install-servers.sh): %w", err)
 	}
-	if _, err := user.Lookup(testUser); err != nil {
-		return "", fmt.Errorf("no %s user (run testdata/install-servers.sh): %w", testUser, err)
+	p, err := user.Lookup(testUser)
+	if err != nil {
+		return fmt.Errorf("no %s user (run testdata/install-servers.sh): %w", testUser, err)
 	}
-	if !strings.HasPrefix(u.HomeDir, dir+"/") {
-		return "", fmt.Errorf("the ftp user's home %s is not under %s (run testdata/install-servers.sh)", u.HomeDir, dir)
+	if u.HomeDir != filepath.Join(dir, "tree") || p.HomeDir != u.HomeDir {
+		return fmt.Errorf("the homes of ftp (%s) and %s (%s) are not %s/tree (run testdata/install-servers.sh)", u.HomeDir, testUser, p.HomeDir, dir)
 	}
-	return u.HomeDir, nil
+	if fi, err := os.Stat(u.HomeDir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("the ftp user's home %s is no directory to mount on (run testdata/install-servers.sh): %v", u.HomeDir, err)
+	}
+	r.home = u.HomeDir
+	return nil
 }
 
 // need returns the named server, or skips the test when it is not
@@ -151,12 +330,32 @@ func need(t testing.TB, name string) *server {
 		if s != nil {
 			err = s.err
 		}
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not running (CI=true): %v", name, err)
-		}
-		t.Skipf("%s is not running: %v", name, err)
+		missing(t, name, err)
 	}
 	return s
+}
+
+// needTLS returns the named server's TLS listeners, as need does.
+// Check explicitAddr and implicitAddr: "" is a mode the server lacks.
+func needTLS(t testing.TB, name string) *tlsServer {
+	t.Helper()
+	s := tlsServers[name]
+	if s == nil || s.err != nil {
+		err := errors.New("unknown server")
+		if s != nil {
+			err = s.err
+		}
+		missing(t, name+" with TLS", err)
+	}
+	return s
+}
+
+func missing(t testing.TB, name string, err error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is not running (CI=true): %v", name, err)
+	}
+	t.Skipf("%s is not running: %v", name, err)
 }
 
 // Test files. The binary file holds every byte value, CR and LF among
@@ -171,7 +370,8 @@ func binaryFile() []byte {
 	return b
 }
 
-// buildTree fills dir with the test tree, replacing what was there.
+// buildTree fills dir, a directory the caller made for it, with the
+// test tree, replacing what was there.
 func buildTree(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -218,11 +418,104 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
+func netListen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
+
+// Certificates.
+
+// makeCertificates makes the run's CA and, signed by it, a certificate
+// for 127.0.0.1 (IP SAN) and localhost (DNS SAN), in dir/tls: ca.pem,
+// server.pem, server.key (PKCS #8). The servers' key is RSA, which every
+// server takes under any setting name (vsftpd's rsa_cert_file,
+// ProFTPD's TLSRSACertificateFile); the CA's is ECDSA P-256.
+func (r *run) makeCertificates() error {
+	dir := filepath.Join(r.dir, "tls")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return err
+	}
+	serial := func() *big.Int {
+		n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
+		return n
+	}
+	now := time.Now()
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	caTmpl := &x509.Certificate{
+		SerialNumber:          serial(),
+		Subject:               pkix.Name{CommonName: "ftpurl fetch tests CA"},
+		NotBefore:             now.Add(-time.Hour),
+		NotAfter:              now.Add(7 * 24 * time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		MaxPathLenZero:        true,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, caKey.Public(), caKey)
+	if err != nil {
+		return err
+	}
+	ca, err := x509.ParseCertificate(caDER)
+	if err != nil {
+		return err
+	}
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return err
+	}
+	leafTmpl := &x509.Certificate{
+		SerialNumber: serial(),
+		Subject:      pkix.Name{CommonName: "localhost"},
+		NotBefore:    now.Add(-time.Hour),
+		NotAfter:     now.Add(7 * 24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		DNSNames:     []string{"localhost"},
+	}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, ca, key.Public(), caKey)
+	if err != nil {
+		return err
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return err
+	}
+	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})
+	leafPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leafDER})
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})
+	cert, err := tls.X509KeyPair(leafPEM, keyPEM)
+	if err != nil {
+		return err
+	}
+	caFile := filepath.Join(dir, "ca.pem")
+	certFile := filepath.Join(dir, "server.pem")
+	keyFile := filepath.Join(dir, "server.key")
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{caFile, caPEM}, {certFile, leafPEM}, {keyFile, keyPEM}} {
+		if err := os.WriteFile(f.name, f.data, 0o600); err != nil {
+			return err
+		}
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(ca)
+	testCACertPEM, testCAPool, testCAFile = caPEM, pool, caFile
+	r.certFile, r.keyFile, r.cert = certFile, keyFile, cert
+	return nil
+}
+
+func (r *run) serverTLSConfig() *tls.Config {
+	return &tls.Config{Certificates: []tls.Certificate{r.cert}}
+}
+
 // ftpserverlib, in-process.
 
 type ftpDriver struct {
 	root     string
 	settings *ftpserver.Settings
+	tls      *tls.Config // nil: AUTH TLS is refused
 }
 
 func (d *ftpDriver) GetSettings() (*ftpserver.Settings, error) { return d.settings, nil }
@@ -240,14 +533,43 @@ func (d *ftpDriver) AuthUser(_ ftpserver.ClientContext, user, pass string) (ftps
 	return nil, errors.New("login refused")
 }
 
-func (d *ftpDriver) GetTLSConfig() (*tls.Config, error) { return nil, errors.New("no TLS") }
+func (d *ftpDriver) GetTLSConfig() (*tls.Config, error) {
+	if d.tls == nil {
+		return nil, errors.New("no TLS")
+	}
+	return d.tls, nil
+}
 
 // newFtpserverlib starts ftpserverlib on 127.0.0.1 serving root.
 func newFtpserverlib(root string) (addr string, stop func(), err error) {
-	srv := ftpserver.NewFtpServer(&ftpDriver{
+	return serveFtpserverlib(&ftpDriver{
 		root:     root,
 		settings: &ftpserver.Settings{ListenAddr: "127.0.0.1:0", IdleTimeout: 30},
 	})
+}
+
+// newFtpserverlibTLS starts ftpserverlib with TLS on 127.0.0.1 serving
+// root. ftpserverlib's TLS settings:
+//   - the driver's GetTLSConfig gives the certificate; AUTH TLS and
+//     PROT P work when it returns one;
+//   - Settings.TLSRequired: MandatoryEncryption refuses USER before
+//     AUTH TLS ("421 TLS is required") and a transfer before PROT P
+//     (explicit); ImplicitEncryption wraps the listener and every data
+//     connection in TLS (implicit). Either is per server, hence one
+//     server per mode.
+//
+// It does not require the data connection to resume the control
+// connection's TLS session.
+func newFtpserverlibTLS(root string, config *tls.Config, mode ftpserver.TLSRequirement) (addr string, stop func(), err error) {
+	return serveFtpserverlib(&ftpDriver{
+		root:     root,
+		settings: &ftpserver.Settings{ListenAddr: "127.0.0.1:0", IdleTimeout: 30, TLSRequired: mode},
+		tls:      config,
+	})
+}
+
+func serveFtpserverlib(d *ftpDriver) (addr string, stop func(), err error) {
+	srv := ftpserver.NewFtpServer(d)
 	if err := srv.Listen(); err != nil {
 		return "", nil, err
 	}
@@ -264,31 +586,126 @@ func startFtpserverlib(root string) *server {
 	return &server{name: "ftpserverlib", addr: addr, stop: stop, err: err}
 }
 
-// runDaemon starts a server process and waits until it greets with 220.
-func runDaemon(name string, port int, logFile string, args ...string) *server {
-	s := &server{addr: "127.0.0.1:" + strconv.Itoa(port)}
-	if _, err := os.Stat(name); err != nil {
-		s.err = err
-		return s
+// The Debian servers.
+
+// tlsMode is how one server process takes TLS.
+type tlsMode int
+
+const (
+	plainFTP    tlsMode = iota // no TLS: AUTH TLS is refused
+	explicitTLS                // AUTH TLS on a plain port, then required
+	implicitTLS                // TLS from the first byte
+)
+
+func (m tlsMode) String() string {
+	return [...]string{"plain", "explicit", "implicit"}[m]
+}
+
+// An instance is one server process, in one mode.
+type instance struct {
+	mode tlsMode
+	addr string
+	err  error
+	stop func()
+}
+
+// daemon is how to start one server process.
+type daemon struct {
+	name      string // "vsftpd", ...: names its files in the run's directory
+	mode      tlsMode
+	path      string   // the executable
+	args      []string // its arguments
+	port      int
+	namespace bool // start it in a mount namespace where the tree is mounted over r.home
+}
+
+// file names a file of the daemon's in the run's directory, such as
+// vsftpd-explicit.conf.
+func (r *run) file(name string, mode tlsMode, ext string) string {
+	return filepath.Join(r.dir, name+"-"+mode.String()+ext)
+}
+
+// The mount helper: the test binary, started in a new mount namespace
+// with these variables, mounts the tree over the home and executes the
+// daemon (os.Args[1:]) in its place, with the same PID.
+const (
+	bindEnvSource = "FTPURL_TEST_BIND_SOURCE" // the test tree
+	bindEnvTarget = "FTPURL_TEST_BIND_TARGET" // the home it is mounted over
+	bindEnvHostNS = "FTPURL_TEST_HOST_MNTNS"  // the test process's mount namespace, which must not be touched
+)
+
+func bindHomeAndExec() {
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "fetch tests' mount helper:", err)
+		os.Exit(2)
 	}
-	cmd := exec.Command(name, args...)
-	out, err := os.Create(logFile)
+	src, dst, hostNS := os.Getenv(bindEnvSource), os.Getenv(bindEnvTarget), os.Getenv(bindEnvHostNS)
+	ns, err := os.Readlink("/proc/self/ns/mnt")
 	if err != nil {
-		s.err = err
-		return s
+		fail(err)
 	}
-	cmd.Stdout, cmd.Stderr = out, out
+	if hostNS == "" || ns == hostNS {
+		fail(fmt.Errorf("not in a mount namespace of its own (%s): refusing to mount over %s", ns, dst))
+	}
+	if len(os.Args) < 2 || dst == "" {
+		fail(errors.New("nothing to run"))
+	}
+	if err := syscall.Mount(src, dst, "", syscall.MS_BIND, ""); err != nil {
+		fail(fmt.Errorf("mount --bind %s %s: %w", src, dst, err))
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "FTPURL_TEST_") {
+			env = append(env, kv)
+		}
+	}
+	fail(syscall.Exec(os.Args[1], os.Args[1:], env))
+}
+
+// start starts d and waits until it greets, over TLS as its mode says.
+func (r *run) start(d daemon) instance {
+	inst := instance{mode: d.mode, addr: "127.0.0.1:" + strconv.Itoa(d.port)}
+	fail := func(err error) instance {
+		inst.err = fmt.Errorf("%s (%s): %w", d.name, d.mode, err)
+		return inst
+	}
+	if _, err := os.Stat(d.path); err != nil {
+		return fail(err)
+	}
+	cmd := exec.Command(d.path, d.args...)
 	// Its own process group, so that stopping it reaches the session
 	// processes it forked.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if d.namespace {
+		self, err := os.Executable()
+		if err != nil {
+			return fail(err)
+		}
+		ns, err := os.Readlink("/proc/self/ns/mnt")
+		if err != nil {
+			return fail(err)
+		}
+		cmd = exec.Command(self, append([]string{d.path}, d.args...)...)
+		cmd.Env = append(os.Environ(), bindEnvSource+"="+r.tree, bindEnvTarget+"="+r.home, bindEnvHostNS+"="+ns)
+		// A new mount namespace; Go makes / private (MS_REC|MS_PRIVATE)
+		// in it before it executes the helper, so the helper's mount
+		// propagates nowhere.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Unshareflags: syscall.CLONE_NEWNS}
+	}
+	logFile := r.file(d.name, d.mode, ".log")
+	out, err := os.Create(logFile)
+	if err != nil {
+		return fail(err)
+	}
+	// vsftpd writes why it exits ("500 OOPS: ...") on its fd 0.
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = out, out, out
 	if err := cmd.Start(); err != nil {
 		out.Close()
-		s.err = err
-		return s
+		return fail(err)
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); out.Close(); close(exited) }()
-	s.stop = func() {
+	inst.stop = func() {
 		pid := cmd.Process.Pid
 		_ = syscall.Kill(-pid, syscall.SIGTERM)
 		select {
@@ -300,57 +717,122 @@ func runDaemon(name string, port int, logFile string, args ...string) *server {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		err := greet(s.addr)
+		err := greetMode(inst.addr, d.mode)
 		if err == nil {
-			return s
+			return inst
 		}
 		select {
 		case <-exited:
 			log, _ := os.ReadFile(logFile)
-			s.err = fmt.Errorf("%s exited: %s", name, log)
-			return s
+			inst.stop = nil
+			return fail(fmt.Errorf("exited: %s", log))
 		default:
 		}
 		if time.Now().After(deadline) {
-			s.stop()
+			inst.stop()
+			inst.stop = nil
 			log, _ := os.ReadFile(logFile)
-			s.err = fmt.Errorf("%s did not greet within 10s: %v; log: %s", name, err, log)
-			return s
+			return fail(fmt.Errorf("did not greet within 10s: %v; log: %s", err, log))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-// greet connects to addr and reads the 220 greeting.
-func greet(addr string) error {
+// greetMode connects to addr and reads the 220 greeting; with TLS, it
+// first makes the TLS handshake (implicit) or sends AUTH TLS and makes
+// it then (explicit), verifying the certificate against the test CA.
+func greetMode(addr string, mode tlsMode) error {
 	c, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(3 * time.Second))
-	line, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil {
+	conn := c
+	if mode == implicitTLS {
+		conn = tls.Client(c, testTLSConfig())
+	}
+	rd := bufio.NewReader(conn)
+	if err := expectReply(rd, 220); err != nil {
 		return err
 	}
-	if !strings.HasPrefix(line, "220") {
-		return fmt.Errorf("greeting %q", line)
+	if mode == explicitTLS {
+		if _, err := conn.Write([]byte("AUTH TLS\r\n")); err != nil {
+			return err
+		}
+		if err := expectReply(rd, 234); err != nil {
+			return fmt.Errorf("AUTH TLS: %w", err)
+		}
+		tc := tls.Client(c, testTLSConfig())
+		if err := tc.Handshake(); err != nil {
+			return err
+		}
+		conn, rd = tc, bufio.NewReader(tc)
 	}
-	_, _ = c.Write([]byte("QUIT\r\n"))
+	_, _ = conn.Write([]byte("QUIT\r\n"))
+	_ = expectReply(rd, 221)
 	return nil
 }
 
-func writeConfig(dir, name, text string) (string, error) {
-	p := filepath.Join(dir, name)
-	return p, os.WriteFile(p, []byte(text), 0o600)
+// expectReply reads one reply, its continuation lines too, and checks
+// its code.
+func expectReply(rd *bufio.Reader, code int) error {
+	want := strconv.Itoa(code)
+	var first string
+	for {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		if first == "" {
+			first = line
+			if len(line) < 4 || line[:3] != want {
+				return fmt.Errorf("reply %q, want %d", strings.TrimSpace(line), code)
+			}
+		}
+		if len(line) >= 4 && line[:3] == first[:3] && line[3] == ' ' {
+			return nil
+		}
+	}
 }
 
-func startVsftpd(dir, tree string, pasv int) *server {
+func writeConfig(path, text string) error {
+	return os.WriteFile(path, []byte(text), 0o600)
+}
+
+// startVsftpd starts vsftpd 3.0.3 in mode: one listener per process.
+//
+// TLS settings (man vsftpd.conf; this build knows ssl_sslv2, ssl_sslv3
+// and ssl_tlsv1 only, and negotiates TLS 1.2 and 1.3 by default):
+//   - ssl_enable=YES: AUTH TLS, PBSZ and PROT; rsa_cert_file and
+//     rsa_private_key_file name the certificate and its key;
+//   - implicit_ssl=YES: TLS from the first byte on this listener (and
+//     no AUTH TLS);
+//   - allow_anon_ssl=YES lets anonymous use TLS at all;
+//     force_anon_logins_ssl=YES and force_anon_data_ssl=YES refuse
+//     anonymous logins and transfers without it ("530 Anonymous
+//     sessions must use encryption."); force_local_logins_ssl and
+//     force_local_data_ssl do the same for the password user (YES is
+//     their default, written out);
+//   - require_ssl_reuse=YES (its default, written out): a data
+//     connection must resume the control connection's TLS session, or
+//     the transfer ends in "522 SSL connection failed: session reuse
+//     required" after its 150;
+//   - ssl_request_cert (default YES) asks for a client certificate, and
+//     takes none (validate_cert=NO);
+//   - debug_ssl=YES logs, in vsftpd-MODE.xfer.log, each TLS connection
+//     as "reused" or "not reused".
+func (r *run) startVsftpd(mode tlsMode) instance {
 	port, err := freePort()
 	if err != nil {
-		return &server{err: err}
+		return instance{mode: mode, err: err}
 	}
-	conf, err := writeConfig(dir, "vsftpd.conf", fmt.Sprintf(`listen=YES
+	pasv := r.pasvPorts()
+	secure := r.file("vsftpd", mode, ".empty")
+	if err := os.Mkdir(secure, 0o755); err != nil {
+		return instance{mode: mode, err: err}
+	}
+	conf := fmt.Sprintf(`listen=YES
 listen_ipv6=NO
 listen_address=127.0.0.1
 listen_port=%d
@@ -360,6 +842,7 @@ anonymous_enable=YES
 no_anon_password=YES
 anon_root=%s
 local_enable=YES
+local_root=%s
 chroot_local_user=YES
 allow_writeable_chroot=YES
 write_enable=NO
@@ -369,22 +852,69 @@ pasv_enable=YES
 pasv_address=127.0.0.1
 pasv_min_port=%d
 pasv_max_port=%d
-xferlog_enable=NO
 dirmessage_enable=NO
 max_per_ip=0
-`, port, tree, filepath.Join(dir, "empty"), pasv, pasv+19))
-	if err != nil {
-		return &server{err: err}
+max_clients=0
+`, port, r.tree, r.tree, secure, pasv, pasv+19)
+	if mode == plainFTP {
+		conf += "xferlog_enable=NO\n"
+	} else {
+		conf += fmt.Sprintf(`ssl_enable=YES
+implicit_ssl=%s
+rsa_cert_file=%s
+rsa_private_key_file=%s
+allow_anon_ssl=YES
+force_anon_logins_ssl=YES
+force_anon_data_ssl=YES
+force_local_logins_ssl=YES
+force_local_data_ssl=YES
+require_ssl_reuse=YES
+xferlog_enable=YES
+xferlog_std_format=NO
+log_ftp_protocol=YES
+debug_ssl=YES
+vsftpd_log_file=%s
+`, yesNo(mode == implicitTLS), r.certFile, r.keyFile, r.file("vsftpd", mode, ".xfer.log"))
 	}
-	return runDaemon(filepath.Join(dir, "root/usr/sbin/vsftpd"), port, filepath.Join(dir, "vsftpd.log"), conf)
+	path := r.file("vsftpd", mode, ".conf")
+	if err := writeConfig(path, conf); err != nil {
+		return instance{mode: mode, err: err}
+	}
+	return r.start(daemon{name: "vsftpd", mode: mode, path: filepath.Join(r.installed, "root/usr/sbin/vsftpd"), args: []string{path}, port: port, namespace: true})
 }
 
-func startProftpd(dir, tree string, pasv int) *server {
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+// startProftpd starts ProFTPD 1.3.8 in mode.
+//
+// TLS comes from mod_tls (Debian's proftpd-mod-crypto), a module that
+// LoadModule loads from ModulePath (the unpacked /usr/lib/proftpd):
+//   - TLSEngine on: AUTH TLS, PBSZ and PROT;
+//     TLSRSACertificateFile and TLSRSACertificateKeyFile name the
+//     certificate and its key; TLSProtocol TLSv1.2 TLSv1.3;
+//   - TLSRequired on: no USER/PASS and no transfer without TLS, for the
+//     password user and anonymous alike ("550 SSL/TLS required on the
+//     control channel");
+//   - TLSOptions UseImplicitSSL: TLS from the first byte (implicit);
+//   - TLSVerifyClient off: no client certificate asked for;
+//   - session reuse on data connections is required by default (the
+//     transfer fails with "425 Unable to build data connection:
+//     Operation not permitted" without it); NoSessionReuseRequired
+//     would turn that off, and stays off: it would hide what clients
+//     meet;
+//   - TLSLog: proftpd-MODE.tls.log.
+func (r *run) startProftpd(mode tlsMode) instance {
 	port, err := freePort()
 	if err != nil {
-		return &server{err: err}
+		return instance{mode: mode, err: err}
 	}
-	conf, err := writeConfig(dir, "proftpd.conf", fmt.Sprintf(`ServerName "ftpurl test"
+	pasv := r.pasvPorts()
+	conf := fmt.Sprintf(`ServerName "ftpurl test"
 ServerType standalone
 DefaultServer on
 Port %d
@@ -393,8 +923,8 @@ SocketBindTight on
 UseIPv6 off
 User nobody
 Group nogroup
-PidFile %s/proftpd.pid
-ScoreboardFile %s/proftpd.scoreboard
+PidFile %s
+ScoreboardFile %s
 DelayTable none
 WtmpLog off
 AuthPAM off
@@ -402,7 +932,7 @@ AuthOrder mod_auth_unix.c
 RequireValidShell off
 UseReverseDNS off
 PassivePorts %d %d
-DefaultRoot ~
+DefaultRoot %s
 MaxInstances 100
 <Anonymous %s>
   User ftp
@@ -411,39 +941,93 @@ MaxInstances 100
   RequireValidShell off
   MaxClients 100
 </Anonymous>
-`, port, dir, dir, pasv, pasv+19, tree))
-	if err != nil {
-		return &server{err: err}
+`, port, r.file("proftpd", mode, ".pid"), r.file("proftpd", mode, ".scoreboard"), pasv, pasv+19, r.tree, r.tree)
+	if mode != plainFTP {
+		conf += fmt.Sprintf(`ModulePath %s
+LoadModule mod_tls.c
+<IfModule mod_tls.c>
+  TLSEngine on
+  TLSRequired on
+  TLSRSACertificateFile %s
+  TLSRSACertificateKeyFile %s
+  TLSProtocol TLSv1.2 TLSv1.3
+  TLSVerifyClient off
+  TLSLog %s
+</IfModule>
+`, filepath.Join(r.installed, "root/usr/lib/proftpd"), r.certFile, r.keyFile, r.file("proftpd", mode, ".tls.log"))
+		if mode == implicitTLS {
+			conf += "<IfModule mod_tls.c>\n  TLSOptions UseImplicitSSL\n</IfModule>\n"
+		}
 	}
-	return runDaemon(filepath.Join(dir, "root/usr/sbin/proftpd"), port, filepath.Join(dir, "proftpd.log"), "-n", "-q", "-c", conf)
+	path := r.file("proftpd", mode, ".conf")
+	if err := writeConfig(path, conf); err != nil {
+		return instance{mode: mode, err: err}
+	}
+	return r.start(daemon{name: "proftpd", mode: mode, path: filepath.Join(r.installed, "root/usr/sbin/proftpd"), args: []string{"-n", "-q", "-c", path}, port: port, namespace: true})
 }
 
-func startPureFtpd(dir, tree string, pasv int) *server {
+// startPureFtpd starts Pure-FTPd 1.0.50, which has no configuration
+// file: anonymous is served from the ftp user's home, which the mount
+// namespace makes the test tree.
+//
+// TLS. Debian builds it with TLS, and without implicit TLS: that is a
+// build option (--with-implicittls) that makes every port of the
+// binary implicit, and this binary greets in clear text.
+//   - -Y 3 (--tls=3): AUTH TLS, and refuse logins without TLS,
+//     anonymous ones too ("534 Sorry, cleartext sessions and weak
+//     ciphers are not accepted on this server."), and transfers without
+//     PROT P ("-Y 1" would allow clear text, "-Y 2" clear data);
+//   - -2 CERT,KEY (--certfile): the certificate and its key (default
+//     /etc/ssl/private/pure-ftpd.pem).
+//
+// It does not require the data connection to resume the control
+// connection's TLS session.
+func (r *run) startPureFtpd(mode tlsMode) instance {
 	port, err := freePort()
 	if err != nil {
-		return &server{err: err}
+		return instance{mode: mode, err: err}
 	}
-	return runDaemon(filepath.Join(dir, "root/usr/sbin/pure-ftpd"), port, filepath.Join(dir, "pure-ftpd.log"),
-		"-S", "127.0.0.1,"+strconv.Itoa(port),
+	pasv := r.pasvPorts()
+	args := []string{
+		"-S", "127.0.0.1," + strconv.Itoa(port),
 		"-p", fmt.Sprintf("%d:%d", pasv, pasv+19),
 		"-P", "127.0.0.1",
 		"-l", "unix",
 		"-H", // no reverse DNS
 		"-A", // chroot everyone
-		"-g", filepath.Join(dir, "pure-ftpd.pid"))
+		"-g", r.file("pure-ftpd", mode, ".pid"),
+	}
+	if mode == explicitTLS {
+		args = append(args, "-Y", "3", "-2", r.certFile+","+r.keyFile)
+	}
+	return r.start(daemon{name: "pure-ftpd", mode: mode, path: filepath.Join(r.installed, "root/usr/sbin/pure-ftpd"), args: args, port: port, namespace: true})
 }
 
-func startPyftpdlib(dir, tree string, pasv int) *server {
+// startPyftpdlib starts testdata/pyftpd.py, which serves the tree by
+// its path and needs no namespace; with TLS it uses TLS_FTPHandler:
+// explicit only (pyftpdlib has no implicit TLS), TLS required for the
+// login and for transfers, no session reuse required; see the script.
+//
+// pyftpdlib 1.5.7 (Debian 12) closes a data connection that is readable
+// before the transfer command: a client that starts the data
+// connection's TLS handshake as soon as it connects, before RETR or
+// LIST, as curl 7.88 does, gets a reset (curl: "(13) Bad PASV/EPSV
+// response: 200"). Python's ftplib, jlaffaye/ftp and Go's crypto/tls
+// start it lazily, after the command, and work. Fixed in pyftpdlib
+// 1.5.8 (giampaolo/pyftpdlib#604, #612).
+func (r *run) startPyftpdlib(mode tlsMode) instance {
 	port, err := freePort()
 	if err != nil {
-		return &server{err: err}
+		return instance{mode: mode, err: err}
 	}
 	script, err := filepath.Abs("testdata/pyftpd.py")
 	if err != nil {
-		return &server{err: err}
+		return instance{mode: mode, err: err}
 	}
-	return runDaemon("/usr/bin/python3", port, filepath.Join(dir, "pyftpdlib.log"),
-		script, strconv.Itoa(port), tree, strconv.Itoa(pasv), strconv.Itoa(pasv+19), testUser, testPassword)
+	pasv := r.pasvPorts()
+	args := []string{script, strconv.Itoa(port), r.tree, strconv.Itoa(pasv), strconv.Itoa(pasv + 19), testUser, testPassword}
+	if mode == explicitTLS {
+		args = append(args, r.certFile, r.keyFile)
+	}
+	return r.start(daemon{name: "pyftpdlib", mode: mode, path: "/usr/bin/python3", args: args, port: port})
 }
-
-func netListen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }

@@ -2,20 +2,31 @@
 # Installs the four FTP servers that the fetch tests run besides
 # ftpserverlib, on Debian 12, as root, reading no standard input:
 #
-#   vsftpd, proftpd-core, pure-ftpd: `apt-get download`ed and unpacked
-#   with `dpkg-deb -x` under $FTPURL_SERVERS/root (they each declare
-#   Conflicts: ftp-server, so apt would keep only one; unpacking runs no
-#   maintainer script and starts no daemon), plus the libraries they
-#   link;
-#   python3-pyftpdlib: installed normally (run with /usr/bin/python3).
+#   vsftpd, proftpd-core, proftpd-mod-crypto (ProFTPD's mod_tls),
+#   pure-ftpd: `apt-get download`ed and unpacked with `dpkg-deb -x` under
+#   $FTPURL_SERVERS/root (the servers each declare Conflicts: ftp-server,
+#   so apt would keep only one; unpacking runs no maintainer script and
+#   starts no daemon), plus the libraries they link;
+#   python3-pyftpdlib and python3-openssl (pyftpdlib's TLS_FTPHandler):
+#   installed normally (run with /usr/bin/python3).
 #
 # It also creates what logging in needs:
 #   - the system user "ftp", whose home is $FTPURL_SERVERS/tree (the
-#     anonymous root; Pure-FTPd takes it from that home, the tests fill it);
+#     anonymous user; Pure-FTPd takes its anonymous root from that home);
 #   - the user "ftpurl" with the password "ftpurl-secret", same home, a
 #     shell listed in /etc/shells (vsftpd's PAM checks it);
-#   - a PAM service file /etc/pam.d/ftpurl-vsftpd for vsftpd;
-#   - $FTPURL_SERVERS/empty, vsftpd's root-owned secure_chroot_dir.
+#   - a PAM service file /etc/pam.d/ftpurl-vsftpd for vsftpd.
+#
+# $FTPURL_SERVERS/tree is only a mount point: this script serves
+# nothing from it, and the tests never write to it or read what it
+# holds (older versions of the tests filled it; a leftover is harmless,
+# and can be removed). Each test run builds its own tree, certificates,
+# configurations and logs in a temporary directory, names that
+# directory in the servers' configurations, and starts the servers in a
+# private mount namespace where the tree is bind-mounted over this home,
+# so that what the servers take from the home (Pure-FTPd's anonymous
+# root, the "~" of ftp and ftpurl) is the test's tree too. Nothing of
+# that mount is seen outside the servers' processes.
 #
 # FTPURL_SERVERS defaults to /opt/ftpurl-servers, where the tests look
 # for it too. Running the script again is harmless.
@@ -30,14 +41,14 @@ if [ "$(id -u)" -ne 0 ]; then
 	sudo=sudo
 fi
 
-$sudo mkdir -p "$dir/root" "$dir/debs" "$dir/tree" "$dir/empty"
-$sudo chmod 0755 "$dir" "$dir/tree" "$dir/empty"
+$sudo mkdir -p "$dir/root" "$dir/debs" "$dir/tree"
+$sudo chmod 0755 "$dir" "$dir/tree"
 
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
 	libwrap0 libhiredis0.14 libmemcached11 libmemcachedutil2 \
 	libpcre2-posix3 libhashkit2 libsodium23 libcap2 libpam0g \
-	libssl3 python3-pyftpdlib passwd >/dev/null
+	libssl3 zlib1g python3-pyftpdlib python3-openssl passwd >/dev/null
 
 # apt's download runs as _apt, which must be able to write there.
 if getent passwd _apt >/dev/null; then
@@ -46,7 +57,7 @@ fi
 (
 	cd "$dir/debs"
 	rm -f ./*.deb
-	$sudo apt-get download -qq vsftpd proftpd-core pure-ftpd
+	$sudo apt-get download -qq vsftpd proftpd-core proftpd-mod-crypto pure-ftpd
 	for deb in ./*.deb; do
 		$sudo dpkg-deb -x "$deb" "$dir/root"
 	done
@@ -75,7 +86,7 @@ auth	required	pam_shells.so
 @include common-session
 PAM
 
-for bin in usr/sbin/vsftpd usr/sbin/proftpd usr/sbin/pure-ftpd; do
+for bin in usr/sbin/vsftpd usr/sbin/proftpd usr/sbin/pure-ftpd usr/lib/proftpd/mod_tls.so; do
 	if ! "$dir/root/$bin" --help >/dev/null 2>&1 && ! ldd "$dir/root/$bin" >/dev/null; then
 		echo "$dir/root/$bin does not run" >&2
 		exit 1
@@ -86,5 +97,5 @@ for bin in usr/sbin/vsftpd usr/sbin/proftpd usr/sbin/pure-ftpd; do
 		exit 1
 	fi
 done
-/usr/bin/python3 -c 'import pyftpdlib; print("pyftpdlib", pyftpdlib.__ver__)'
+/usr/bin/python3 -c 'import pyftpdlib, OpenSSL; from pyftpdlib.handlers import TLS_FTPHandler; print("pyftpdlib", pyftpdlib.__ver__, "pyOpenSSL", OpenSSL.__version__)'
 echo "FTP servers installed in $dir"
