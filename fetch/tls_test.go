@@ -1,0 +1,183 @@
+package fetch_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ftpurl/ftpurl"
+	"github.com/ftpurl/ftpurl/fetch"
+)
+
+// tlsModes are the two ways into TLS: AUTH TLS on an ftp:// URL
+// (WithTLS, RFC 4217 §4), and an ftps:// URL, TLS from the first byte.
+var tlsModes = []string{"explicit", "implicit"}
+
+// Every plan of the table runs over TLS on every server that offers
+// it, with one Client per server and mode, so that the data
+// connections of reused sessions resume their own control
+// connection's TLS session (vsftpd and ProFTPD refuse them otherwise).
+func TestPlansOverTLS(t *testing.T) {
+	for _, name := range serverNames {
+		for _, mode := range tlsModes {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
+				srv := needTLS(t, name)
+				addr := srv.explicitAddr
+				scheme := "ftp"
+				if mode == "implicit" {
+					addr, scheme = srv.implicitAddr, "ftps"
+				}
+				if addr == "" {
+					t.Skipf("%s has no %s TLS (see servers_test.go)", name, mode)
+				}
+				cl := &fetch.Client{TLSConfig: &tls.Config{RootCAs: testCAPool}, MaxConnsPerHost: 4}
+				t.Cleanup(cl.CloseIdleConnections)
+				sem := make(chan struct{}, 4)
+				for _, c := range fetchCases {
+					abss := c.abs
+					if abss == nil {
+						abss = both
+					}
+					for _, m := range methods {
+						for _, abs := range abss {
+							sub := c.name + "/" + m.String()
+							opts := []fetch.Option{fetch.WithMethod(m), fetch.WithTimeout(30 * time.Second)}
+							if mode == "explicit" {
+								opts = append(opts, fetch.WithTLS())
+							}
+							if abs {
+								sub += "/abs"
+								opts = append(opts, fetch.WithAbsolutePaths())
+							}
+							t.Run(sub, func(t *testing.T) {
+								t.Parallel()
+								sem <- struct{}{}
+								defer func() { <-sem }()
+								check(t, cl, name, scheme+"://"+addr+"/"+c.path, c.lookup(name, m, abs), opts...)
+							})
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// The password user logs in over TLS too, and Stat and WithOffset work
+// on a TLS session.
+func TestTLSLoginStatAndOffset(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			srv := needTLS(t, name)
+			cl := &fetch.Client{TLSConfig: &tls.Config{RootCAs: testCAPool}}
+			defer cl.CloseIdleConnections()
+			u := "ftp://" + testUser + ":" + testPassword + "@" + srv.explicitAddr + "/binary.bin"
+			got, resp := readAll(t, cl, u, fetch.WithTLS(), fetch.WithOffset(200))
+			if string(got) != string(binaryFile()[200:]) || resp.Size != 256 {
+				t.Fatalf("offset 200 over TLS: %d bytes, Size %d", len(got), resp.Size)
+			}
+			fi, err := cl.Stat(context.Background(), u, fetch.WithTLS())
+			if err != nil || fi.Size() != 256 {
+				t.Fatalf("Stat over TLS = %v, %v", fi, err)
+			}
+		})
+	}
+}
+
+// A certificate that the Client's TLSConfig does not trust ends the
+// fetch before the login: certificates are verified as net/http does.
+func TestTLSUntrustedCertificateIsAnError(t *testing.T) {
+	srv := needTLS(t, "vsftpd")
+	for _, u := range []string{"ftp://" + srv.explicitAddr + "/text.txt", "ftps://" + srv.implicitAddr + "/text.txt"} {
+		cl := &fetch.Client{}
+		_, err := cl.Open(context.Background(), u, fetch.WithTLS())
+		var cv *tls.CertificateVerificationError
+		var fe *fetch.Error
+		if !errors.As(err, &cv) || !errors.As(err, &fe) || fe.Code != 0 {
+			t.Errorf("Open(%s) with the system's roots = %v, want a *tls.CertificateVerificationError", u, err)
+		}
+	}
+}
+
+// WithTLS against a server that refuses AUTH TLS fails at once: no
+// USER or PASS goes out in clear text (RFC 4217 §4; the scripted
+// server records every command), neither to a server without TLS
+// (vsftpd's plain listener) nor to one that answers 500.
+func TestWithTLSNeverFallsBackToClearText(t *testing.T) {
+	srv := need(t, "vsftpd")
+	_, err := fetch.Open(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+srv.addr+"/text.txt", fetch.WithTLS())
+	var fe *fetch.Error
+	if !errors.As(err, &fe) || fe.Op != "tls" || fe.Command != "AUTH TLS" || fe.Code == 0 {
+		t.Errorf("WithTLS on vsftpd without TLS = %v, want a tls *Error for AUTH TLS with the reply", err)
+	}
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var mu sync.Mutex
+	var got []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		c.Write([]byte("220 plain only\r\n"))
+		r := bufio.NewReader(c)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			got = append(got, strings.TrimSpace(line))
+			mu.Unlock()
+			c.Write([]byte("500 What?\r\n"))
+		}
+	}()
+	_, err = fetch.Open(context.Background(), "ftp://alice:secret@"+l.Addr().String()+"/f", fetch.WithTLS())
+	if !errors.As(err, &fe) || fe.Op != "tls" || fe.Code != 500 {
+		t.Errorf("WithTLS on a server that answers 500 = %v, want a tls *Error with 500", err)
+	}
+	l.Close()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	for _, cmd := range got {
+		if !strings.HasPrefix(cmd, "AUTH") {
+			t.Errorf("after a refused AUTH TLS, fetch sent %q", cmd)
+		}
+	}
+}
+
+// Sessions are kept per TLS mode: a plain session never serves a
+// WithTLS fetch of the same server.
+func TestSessionsAreKeptPerTLSMode(t *testing.T) {
+	srv := need(t, "ftpserverlib")
+	tsrv := needTLS(t, "ftpserverlib")
+	_ = tsrv
+	logins := countLogins(srv.addr)
+	cl := &fetch.Client{DialContext: logins.dial, TLSConfig: &tls.Config{RootCAs: testCAPool}}
+	defer cl.CloseIdleConnections()
+	readAll(t, cl, "ftp://"+srv.addr+"/text.txt")
+	_, err := cl.Open(context.Background(), "ftp://"+srv.addr+"/text.txt", fetch.WithTLS())
+	if err == nil {
+		t.Fatal("WithTLS reused the plain session, or the plain server took AUTH TLS")
+	}
+	if n := logins.n.Load(); n != 2 {
+		t.Fatalf("%d logins, want 2 (the WithTLS fetch dials its own)", n)
+	}
+}
+
+var _ = ftpurl.Lenient
