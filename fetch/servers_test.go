@@ -34,6 +34,7 @@ package fetch_test
 // logs, certificates) and prints where it is.
 
 import (
+	"bytes"
 	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -395,6 +396,12 @@ func buildTree(dir string) error {
 		"ünïcödé.txt":              []byte("utf-8\n"),
 		"semi;colon.txt":           []byte("semicolon\n"),
 		"-dash.txt":                []byte("dash\n"),
+		"odd/~":                    []byte("tilde\n"),
+		"odd/~dir/x.txt":           []byte("x\n"),
+	}
+	// 300 files of 4 KiB for BenchmarkVsCurl.
+	for i := range benchFiles {
+		files[fmt.Sprintf("bench/f%03d", i)] = bytes.Repeat([]byte{byte('a' + i%26)}, 4096)
 	}
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -405,7 +412,29 @@ func buildTree(dir string) error {
 			return err
 		}
 	}
+	if err := bigFile(filepath.Join(dir, "bench", "big.bin")); err != nil {
+		return err
+	}
 	return os.Mkdir(filepath.Join(dir, "emptydir"), 0o755)
+}
+
+// benchFiles is how many small files BenchmarkVsCurl fetches.
+const benchFiles = 300
+
+// bigSize is the size of bench/big.bin, the file of BenchmarkVsCurl's
+// throughput run. It is sparse: the server reads zeros from no disk.
+const bigSize = 256 << 20
+
+func bigFile(p string) error {
+	f, err := os.Create(p)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(bigSize); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
