@@ -111,7 +111,7 @@ func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
 		args: []string{"ftp://a/", "http://x/", "ftp://x:99999/", "ftp://b/"},
 		want: result{
 			stdout: "ftp://a/\nftp://b/\n",
-			stderr: `ftpurl: parse "http://x/": not an ftp URL at offset 0: scheme "http" is not ftp` + "\n" +
+			stderr: `ftpurl: parse "http://x/": not an ftp URL at offset 0: scheme "http" is not ftp or ftps` + "\n" +
 				`ftpurl: parse "ftp://x:99999/": invalid port at offset 8: port is greater than 65535` + "\n",
 			status: 1,
 		},
