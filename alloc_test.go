@@ -44,6 +44,8 @@ func TestParseAllocatesOnceWithinBudget(t *testing.T) {
 		"ftp://ftp.example.org/pub/README?raw=1#top",
 		"ftp://ftp.example.org/café/文書.txt",                 // raw UCS: Lenient, nothing to decode
 		"ftp://ftp.example.org/My Documents/a;b.txt;type=a", // raw space and ";" as data
+		// Scheme is the name in the rules, whatever the input's case.
+		"FTPS://user:secret@ftp.example.org:990/pub/file.txt",
 	} {
 		if _, err := Parse(s); err != nil {
 			t.Errorf("Parse(%q): %v", s, err)
@@ -114,6 +116,7 @@ func TestParseIntoAllocatesOnlyWhatItMust(t *testing.T) {
 	}{
 		{"the first directories and userinfo of a fresh URL", "ftp://u:p@h.example/a/b/f", true, 2},
 		{"a fresh URL without directories or userinfo", "ftp://h.example/f", true, 0},
+		{"an ftps URL in any case: Scheme is the rules' name", "FtPs://h.example:990/a/b/f", false, 0},
 		{"an escaped segment is decoded", "ftp://h.example/a/My%20Documents/f", false, 1},
 		{"an escaped password is decoded", "ftp://u:p%40ss@h.example/f", false, 1},
 		{"more directories than u.Dirs holds grow it once", "ftp://h.example/" + strings.Repeat("d/", 40) + "f", false, 0},

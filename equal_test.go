@@ -1,6 +1,7 @@
 package ftpurl
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,12 @@ func TestEqualAfterNormalization(t *testing.T) {
 		{"ftp://h/a/../b", "ftp://h/b", false, "URL.String's doc: dot segments are kept"},
 		{"ftp://h/%2E%2E/b", "ftp://h/../b", true, "%2E is ."},
 		{"ftp://h/a/", "ftp://h/a", false, "a directory listing is not a file"},
+		{"ftps://h/", "ftps://h:990/", true, "990 is ftps' default port (DefaultFTPSPort)"},
+		{"FTPS://h/", "ftps://h/", true, "RFC 3986 §6.2.2.1: the scheme is case-insensitive"},
+		{"ftps://h/", "ftp://h/", false, "ftps (2011 draft §5) is not ftp"},
+		{"ftps://h:21/", "ftp://h:21/", false, "ftps is not ftp on any port"},
+		{"ftps://h:21/", "ftps://h/", false, "21 is not ftps' default port"},
+		{"ftp://h:990/", "ftp://h/", false, "990 is not ftp's default port"},
 	} {
 		a, b := MustParse(tt.a), MustParse(tt.b)
 		if a.Equal(b) != tt.want || b.Equal(a) != tt.want {
@@ -83,6 +90,43 @@ func TestEqualNormalizesHandBuiltURLs(t *testing.T) {
 	checkEqual(t, &URL{Host: "h", Type: '1'}, &URL{Host: "h"}, true) // String leaves out a Type that is not a letter
 	checkEqual(t, &URL{Host: "h", User: User("")}, &URL{Host: "h"}, false)
 	checkEqual(t, &URL{Host: "h", Name: "a/b"}, &URL{Host: "h", Dirs: []string{"a"}, Name: "b"}, false)
+	// Scheme: "" means ftp; case does not matter; a scheme ftpurl does
+	// not read is compared as String writes it, and has no default port.
+	checkEqual(t, &URL{Host: "h"}, &URL{Scheme: "ftp", Host: "h", Port: 21}, true)
+	checkEqual(t, &URL{Scheme: "FTPS", Host: "h"}, MustParse("ftps://h:990/"), true)
+	checkEqual(t, &URL{Scheme: "ftps", Host: "h"}, &URL{Host: "h"}, false)
+	checkEqual(t, &URL{Scheme: "http", Host: "h"}, &URL{Scheme: "HTTP", Host: "h"}, true)
+	checkEqual(t, &URL{Scheme: "http", Host: "h"}, &URL{Host: "h"}, false)
+	checkEqual(t, &URL{Scheme: "sftp", Host: "h", Port: 21}, &URL{Scheme: "sftp", Host: "h"}, false)
+}
+
+// A URL built by hand with a Scheme that ftpurl does not read: String
+// writes it lower-cased and escaped, so that it stays ASCII and Parse
+// refuses it with ErrScheme, rather than turning it into an ftp URL;
+// Address has nothing to dial.
+func TestHandBuiltOtherSchemeIsNotFTP(t *testing.T) {
+	for _, tt := range []struct {
+		scheme string
+		str    string
+	}{
+		{"SFTP", "sftp://h:21/f"},
+		{"ftp://evil/", "ftp%3A%2F%2Fevil%2F://h:21/f"},
+		{"ftp ", "ftp%20://h:21/f"},
+	} {
+		u := &URL{Scheme: tt.scheme, Host: "h", Port: 21, Name: "f"}
+		if got := u.String(); got != tt.str {
+			t.Errorf("String of Scheme %q = %q, want %q", tt.scheme, got, tt.str)
+		}
+		if _, err := Parse(u.String()); !errors.Is(err, ErrScheme) {
+			t.Errorf("Parse(%q) = %v, want ErrScheme", u, err)
+		}
+		if a, p := u.Address(), u.PortOrDefault(); a != "" || p != 21 {
+			t.Errorf("Scheme %q: Address %q, PortOrDefault %d; want \"\", 21", tt.scheme, a, p)
+		}
+	}
+	if p := (&URL{Scheme: "sftp", Host: "h"}).PortOrDefault(); p != 0 {
+		t.Errorf("PortOrDefault of sftp without a port = %d, want 0", p)
+	}
 }
 
 // Equal on nil: a nil *URL is equal only to nil. It is not the zero
@@ -143,7 +187,20 @@ func equalVariants(u *URL) []*URL {
 		vs = append(vs, &v)
 	}
 	add(func(v *URL) { v.Host = strings.ToUpper(v.Host) })
-	add(func(v *URL) { v.Port = normalPort(v.Port) ^ DefaultPort })
+	add(func(v *URL) { sc := schemeNamed(v.Scheme); v.Port = normalPort(sc, v.Port) ^ sc.port })
+	add(func(v *URL) { v.Scheme = strings.ToUpper(v.Scheme) })
+	add(func(v *URL) {
+		if v.Scheme == "ftps" {
+			v.Scheme = "ftp"
+		} else {
+			v.Scheme = "ftps"
+		}
+	})
+	add(func(v *URL) {
+		if v.Scheme == "ftp" {
+			v.Scheme = "" // a hand-built URL: "" means ftp
+		}
+	})
 	add(func(v *URL) {
 		if l, ok := v.Type.lower(); ok {
 			v.Type = l - 'a' + 'A'

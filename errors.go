@@ -18,7 +18,8 @@ import (
 // [ErrHost], [ErrPort], then the sentinel of the part holding the fault
 // ([ErrUserinfo], or [ErrPath] for the path, query and fragment).
 var (
-	// ErrScheme: the scheme is not "ftp", or "//" does not follow it.
+	// ErrScheme: the scheme is not one that the grammar reads ("ftp";
+	// "ftps" too in Lenient and RFC3986), or "//" does not follow it.
 	ErrScheme = errors.New("not an ftp URL")
 	// ErrUserinfo: a character the grammar does not allow in the user
 	// name or password.
@@ -50,8 +51,8 @@ var (
 // where that "//" is missing, or comes after the first "@" (as in
 // "ftp:/alice:secret@h//x"), it starts after the scheme's ":", or at the
 // start of an input with no scheme (RFC 3986 §3.1), so that
-// "ftp//alice:secret@host" is hidden too. A scheme other than ftp counts
-// as none, so that "alice:secret@host", whose "alice" RFC 3986 would
+// "ftp//alice:secret@host" is hidden too. A scheme other than ftp and
+// ftps (whatever the grammar) counts as none, so that "alice:secret@host", whose "alice" RFC 3986 would
 // read as a scheme, is hidden too. It is cut to 256 bytes with "…". The
 // message never quotes text from the hidden range.
 //
@@ -224,10 +225,10 @@ func passwordSpan(s string) (lo, hi int, ok bool) {
 	if at := from + strings.IndexByte(s[from:], '@'); at >= from {
 		if i := strings.Index(s[from:at], "//"); i >= 0 {
 			from += i + 2
-		} else if from > 0 && !equalFoldASCII(s[:from-1], "ftp") {
+		} else if from > 0 && schemeNamed(s[:from-1]) == nil {
 			// "alice:secret@host": RFC 3986 would read "alice" as a
 			// scheme, but that reading would show the password; a
-			// scheme other than ftp counts as none.
+			// scheme other than ftp and ftps counts as none.
 			from = 0
 		}
 	}

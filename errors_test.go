@@ -387,7 +387,7 @@ func TestErrorMessageNeverQuotesAnInsertedPassword(t *testing.T) {
 // hides it where the authority's "//" is missing or comes after the
 // "@": the authority then starts after the scheme's ":" (RFC 3986
 // §3.1), or at the start of an input with no scheme or a scheme other
-// than ftp (so "alice:secret@host" hides "secret" although RFC 3986
+// than ftp and ftps (so "alice:secret@host" hides "secret" although RFC 3986
 // reads "alice" as a scheme); and the message never quotes from the
 // hidden range.
 func TestErrorURLHidesThePasswordWhereTheAuthoritySlashesAreMissingOrLate(t *testing.T) {
@@ -402,6 +402,12 @@ func TestErrorURLHidesThePasswordWhereTheAuthoritySlashesAreMissingOrLate(t *tes
 		{"ftp//alice:secret@host", "ftp//alice:xxxxx@host"},
 		{"ftp://u:secret@h:0/", "ftp://u:xxxxx@h:0/"},
 		{"x//u:secret@h:0/", "x//u:xxxxx@h:0/"}, // no scheme: the "//" still starts the authority
+		// ftps is a scheme of its own in every grammar's errors, those
+		// that refuse it included (2011 draft §5).
+		{"ftps:/alice:secret@h.example//x", "ftps:/alice:xxxxx@h.example//x"},
+		{"FTPS:alice:secret@host", "FTPS:alice:xxxxx@host"},
+		{"ftps://u:secret@h:0/", "ftps://u:xxxxx@h:0/"},
+		{"sftp:/u:secret@h/", "sftp:xxxxx@h/"}, // another scheme counts as none
 	}
 	for _, tt := range tests {
 		for _, err := range errorURLs(t, tt.in, tt.want) {

@@ -35,7 +35,7 @@ func ExampleURL_ResolveReference() {
 	// ftp://ftp.example.com/pub/linux/kernel/my%20notes.txt;type=i
 	// ftp://ftp.example.com/pub/linux/kernel/README;type=a?q
 	// ftp://mirror.example/pub/
-	// true ftpurl: parse "http://example.com/": not an ftp URL at offset 0: scheme "http" is not ftp
+	// true ftpurl: parse "http://example.com/": not an ftp URL at offset 0: scheme "http" is not ftp or ftps
 }
 
 func ExampleFromURL() {
@@ -136,7 +136,13 @@ func ExampleURL_Equal() {
 	c := ftpurl.MustParse("ftp://ftp.example.com/pub%2F~user/")
 	fmt.Println(a.Equal(b)) // port 21, host case and escapes do not matter
 	fmt.Println(a.Equal(c)) // %2F is not /
+	d := ftpurl.MustParse("ftps://ftp.example.com:990/pub/~user/")
+	e := ftpurl.MustParse("ftps://ftp.example.com/pub/~user/")
+	fmt.Println(d.Equal(e)) // 990 is ftps' default port
+	fmt.Println(d.Equal(b)) // ftps is not ftp
 	// Output:
+	// true
+	// false
 	// true
 	// false
 }

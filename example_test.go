@@ -197,12 +197,13 @@ func ExampleURL_Redacted() {
 }
 
 // Address is what net.Dial takes: port 21 unless the URL says otherwise
-// (RFC 1738 §3.2), IPv6 in brackets.
+// (RFC 1738 §3.2), 990 for ftps, IPv6 in brackets.
 func ExampleURL_Address() {
 	for _, raw := range []string{
 		"ftp://ftp.example.com/",
 		"ftp://example.com:49557/",
 		"ftp://[2001:DB8::1]/pub/",
+		"ftps://ftp.example.com/",
 	} {
 		fmt.Println(ftpurl.MustParse(raw).Address())
 	}
@@ -210,6 +211,7 @@ func ExampleURL_Address() {
 	// ftp.example.com:21
 	// example.com:49557
 	// [2001:db8::1]:21
+	// ftp.example.com:990
 }
 
 func ExampleUser() {
@@ -383,6 +385,48 @@ func ExampleDefaultPort() {
 	fmt.Println(u.Port, u.Address(), ftpurl.DefaultPort)
 	// Output:
 	// 0 ftp.example.com:21 21
+}
+
+// An ftps URL (FTP over TLS; the 2011 draft §5 and §7.2 name the
+// scheme) without a port refers to DefaultFTPSPort, 990: String leaves
+// out 990 and keeps 21, which is ftp's default, not ftps'.
+func ExampleDefaultFTPSPort() {
+	u := ftpurl.MustParse("ftps://ftp.example.com:990/pub/")
+	fmt.Println(u.Scheme, u.Port, u.Address(), ftpurl.DefaultFTPSPort)
+	fmt.Println(u)
+	fmt.Println(ftpurl.MustParse("FTPS://ftp.example.com:21/pub/"))
+	// Output:
+	// ftps 990 ftp.example.com:990 990
+	// ftps://ftp.example.com/pub/
+	// ftps://ftp.example.com:21/pub/
+}
+
+// Scheme is "ftp" or "ftps", in lower case, in a URL that Parse returns.
+// Lenient and RFC3986 read ftps (2011 draft §5); RFC 1738 and the 1997
+// draft predate it, so RFC1738 and RFC2396 refuse it with ErrScheme.
+// In a URL built by hand, an empty Scheme means ftp.
+func ExampleURL_scheme() {
+	u := ftpurl.MustParse("FTPS://h/pub/f.txt")
+	fmt.Println(u.Scheme, u.Address())
+	_, err := ftpurl.RFC1738.Parse("ftps://h/pub/f.txt")
+	fmt.Println(errors.Is(err, ftpurl.ErrScheme), err)
+	fmt.Println(ftpurl.URL{Host: "h", Name: "f.txt"})
+	// Output:
+	// ftps h:990
+	// true ftpurl: parse "ftps://h/pub/f.txt": not an ftp URL at offset 0: scheme "ftps" is not ftp: RFC 1738 (1994) predates ftps (2011 draft §5)
+	// ftp://h/f.txt
+}
+
+// PortOrDefault is the port a client connects to: the URL's, or its
+// scheme's default.
+func ExampleURL_PortOrDefault() {
+	for _, raw := range []string{"ftp://h/", "ftps://h/", "ftps://h:2121/"} {
+		fmt.Println(ftpurl.MustParse(raw).PortOrDefault())
+	}
+	// Output:
+	// 21
+	// 990
+	// 2121
 }
 
 // The 2011 draft's typecodes a, e, i and u each choose a TYPE (RFC 959

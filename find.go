@@ -17,10 +17,12 @@ type Match struct {
 // package regexp. It returns nil when there is none. Each Match.URL is
 // what g.Parse returns for text[Match.Start:Match.End].
 //
-// A candidate starts at "ftp:", in any case, that does not follow an
-// ASCII letter, digit, "+", "-" or "." (so "sftp://" holds none; a URL
-// right after a letter of another script, as in Japanese text, is
-// found). In text, Unicode white space, control characters, "<", ">",
+// A candidate starts at "ftp:", or "ftps:" in the grammars that read
+// ftps ([Lenient] and [RFC3986]; 2011 draft §5), in any case, that does
+// not follow an ASCII letter, digit, "+", "-" or "." (so "sftp://" and
+// "sftps://" hold none, and [RFC1738] and [RFC2396] find none in
+// "ftps://host/"; a URL right after a letter of another script, as in
+// Japanese text, is found). In text, Unicode white space, control characters, "<", ">",
 // '"' and "`" end a URL in every grammar, as RFC 3986 Appendix C
 // suggests, so URLs in "<...>", "<URL:...>" and quotes are found without
 // their delimiters.
@@ -35,7 +37,7 @@ type Match struct {
 // fails one of those checks, the candidate is skipped, never cut shorter
 // (so "ftp://host:99999/" and "ftp://host/a%0Db" find nothing rather
 // than a part of themselves), and the search goes on right after its
-// "ftp:", so that a valid URL that starts inside it is still found.
+// ":", so that a valid URL that starts inside it is still found.
 // Where the syntax stops early, so does the URL: "ftp://host/a%zz"
 // finds "ftp://host/a", and "ftp://anonymous@ ftp.example.com" finds
 // "ftp://anonymous" (a host, since no host follows the "@"). RFC 1738
@@ -83,15 +85,15 @@ func (f *finder) all(n int) []Match {
 		}
 		c := i + j
 		i = c + 1
-		// Most ":" in text are not after "ftp": three byte compares, no call.
-		if c < 3 || text[c-1]|0x20 != 'p' || text[c-2]|0x20 != 't' || text[c-3]|0x20 != 'f' {
+		// Most ":" in text follow no scheme name: a table look-up, no call.
+		if c == 0 || !f.t.schemeLast[text[c-1]] {
 			continue
 		}
-		s := c - 3
+		s := f.schemeStart(c)
 		if s < next || s > 0 && isSchemeByte(text[s-1]) {
 			continue
 		}
-		m, ok := f.match(s)
+		m, ok := f.match(s, c+1)
 		if !ok {
 			continue
 		}
@@ -102,6 +104,18 @@ func (f *finder) all(n int) []Match {
 		i, next = m.End, m.End
 	}
 	return out
+}
+
+// schemeStart returns where the longest name of a scheme of f's grammar
+// that ends at the ":" at text[c] starts, in any case; -1 if none does.
+func (f *finder) schemeStart(c int) int {
+	start := -1
+	for _, sc := range f.g.rules().schemes {
+		if k := c - len(sc.name); k >= 0 && (start < 0 || k < start) && equalFoldASCII(f.text[k:c], sc.name) {
+			start = k
+		}
+	}
+	return start
 }
 
 // isSchemeByte reports whether c may be part of a URI scheme
@@ -142,10 +156,11 @@ const (
 )
 
 type findTable struct {
-	bits    [256]uint8
-	authEnd [256]bool // ends the authority
-	pathEnd [256]bool // ends the path
-	ps      partSets
+	schemeLast [256]bool // the last letter of a scheme name, in either case
+	bits       [256]uint8
+	authEnd    [256]bool // ends the authority
+	pathEnd    [256]bool // ends the path
+	ps         partSets
 }
 
 var findTables = func() (t [4]findTable) {
@@ -153,6 +168,10 @@ var findTables = func() (t [4]findTable) {
 		ps := partSetsOf(Grammar(g))
 		ft := &t[g]
 		ft.ps = ps
+		for _, sc := range Grammar(g).rules().schemes {
+			last := sc.name[len(sc.name)-1]
+			ft.schemeLast[last], ft.schemeLast[upper(last)] = true, true
+		}
 		for c := 0; c < utf8.RuneSelf; c++ {
 			b := byte(c)
 			if ps.authEnd.has(b) {
@@ -215,11 +234,12 @@ type finder struct {
 	fragOK   bool
 }
 
-// match returns the URL of the candidate at offset s, where "ftp:" is.
-func (f *finder) match(s int) (Match, bool) {
+// match returns the URL of the candidate at offset s, where a scheme
+// name is, whose ":" ends before offset h.
+func (f *finder) match(s, h int) (Match, bool) {
 	text, g := f.text, f.g
-	x := s + len("ftp://")
-	if x > len(text) || text[s+4] != '/' || text[s+5] != '/' {
+	x := h + len("//")
+	if x > len(text) || text[h] != '/' || text[h+1] != '/' {
 		return Match{}, false
 	}
 	lim := f.authorityEnd(x)

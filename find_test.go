@@ -164,6 +164,33 @@ func TestFindAllNeedsASchemeOfItsOwn(t *testing.T) {
 	}
 }
 
+// ftps URLs (2011 draft §5, §7.2) are found in the grammars that read
+// them, Lenient and RFC3986, and in no other; "sftp://" and "sftps://"
+// hold no candidate (Schemes).
+func TestFindAllFindsFTPSWhereTheGrammarReadsIt(t *testing.T) {
+	text := "Get ftps://secure.example/pub/a.txt or ftp://plain.example/pub/a.txt, not sftp://h/x nor sftps://h/y; FTPS://H:990/z"
+	for _, g := range []Grammar{Lenient, RFC3986} {
+		want := []string{"ftps://secure.example/pub/a.txt", "ftp://plain.example/pub/a.txt", "FTPS://H:990/z"}
+		if g == RFC3986 {
+			want[1] += "," // RFC 3986: "," is a path character
+		}
+		checkFindCases(t, g, []findCase{
+			{"ftps in prose", text, want},
+			{"ftps inside a skipped candidate", "ftps://h:0/ftps://nested.example/ok", []string{"ftps://nested.example/ok"}},
+			{"sftps and others", "sftps://h/ xftps://h/ a.ftps://h/ ftpsftp://h/", nil},
+		})
+		ms := g.FindAll(text, -1)
+		if len(ms) != 3 || ms[0].URL.Scheme != "ftps" || ms[1].URL.Scheme != "ftp" || ms[2].URL.Address() != "h:990" {
+			t.Errorf("%v: FindAll(%q) = %+v: want schemes ftps, ftp, ftps", g, text, ms)
+		}
+	}
+	for _, g := range []Grammar{RFC1738, RFC2396} {
+		checkFindCases(t, g, []findCase{
+			{"RFC 1738 and the 1997 draft predate ftps", "ftps://secure.example/a FTPS://h/ ftp://plain.example/a", []string{"ftp://plain.example/a"}},
+		})
+	}
+}
+
 // A candidate whose longest syntactic prefix fails a semantic check is
 // skipped, never cut shorter, and a valid URL after it, or inside it,
 // is still found (FindAll's doc).
@@ -342,7 +369,7 @@ func TestFindAllIsLinearOnNestedCandidates(t *testing.T) {
 	f := newFinder(Lenient, text)
 	for s := 0; s < len(text); s += len("ftp://h/") {
 		f.pathOK = false
-		if _, ok := f.match(s); ok {
+		if _, ok := f.match(s, s+len("ftp:")); ok {
 			t.Fatalf("a candidate at %d matched", s)
 		}
 	}

@@ -23,6 +23,14 @@
 //   - [Lenient], the default: what any of them accepts, read the RFC 3986
 //     way, plus IRIs (the 2011 draft §6) and what people paste.
 //
+// The scheme is ftp in every grammar. Lenient and RFC3986 also read
+// ftps, FTP over TLS (RFC 4217), which the 2011 draft (§5, §7.2) names
+// and leaves out of scope: an ftps URL reads exactly as an ftp URL, and
+// means what curl, FileZilla and WinSCP take it to mean, TLS from the
+// first byte, on port [DefaultFTPSPort] (990) by default. RFC1738 and
+// RFC2396 predate it and refuse it with [ErrScheme]. TLS on an ftp URL
+// (AUTH TLS on port 21) is the client's choice, not the URL's.
+//
 // # Entry points
 //
 // [Parse] (or [Grammar.Parse]) gives a URL, and [Grammar.ParseInto]
@@ -98,19 +106,16 @@ import (
 // pointer like any Go value method: calling one through a nil *URL
 // panics, as it does for time.Time or netip.Addr.
 type URL struct {
+	Scheme   string    // "ftp" or "ftps", lower case; "" in a hand-built URL means "ftp"
 	User     *Userinfo // nil: no userinfo in the URL
 	Host     string    // lower-case ASCII name in A-labels, IPv4 dotted quad, or IPv6 (RFC 5952, no brackets)
-	Port     uint16    // 0: no port in the URL (21 applies)
+	Port     uint16    // 0: no port in the URL (the scheme's default applies: DefaultPort, or DefaultFTPSPort for ftps)
 	Dirs     []string  // decoded <cwd> segments in order; "" is a null segment
 	Name     string    // decoded <last-segment>; "" names a directory listing
 	Type     Typecode  // lower-case letter; 0: no ";type="
 	RawQuery string    // escaped and normalized, without "?"; ignored by FTP
 	Fragment string    // escaped and normalized, without "#" (unlike net/url's decoded Fragment)
 }
-
-// DefaultPort is the port an ftp URL without one refers to
-// (RFC 1738 §3.2, 2011 draft §3.2.1).
-const DefaultPort = 21
 
 // Parse parses rawURL with the [Lenient] grammar. It is Lenient.Parse.
 //
@@ -131,22 +136,38 @@ func MustParse(rawURL string) *URL {
 	return u
 }
 
-// Address returns the "host:port" that net.Dial takes: the port is 21
-// when u has none (RFC 1738 §3.2, 2011 draft §3.2.1), and an IPv6 host
-// is put in brackets. A host set by hand is written as String writes it
-// (lower-case A-labels; IPv6 with or without brackets). A nil u, or one
-// without a host (the zero URL), has nothing to dial: Address returns
+// Address returns the "host:port" that net.Dial takes: the port is the
+// scheme's default when u has none ([DefaultPort] for ftp, RFC 1738
+// §3.2 and 2011 draft §3.2.1; [DefaultFTPSPort] for ftps), and an IPv6
+// host is put in brackets. A host set by hand is written as String
+// writes it (lower-case A-labels; IPv6 with or without brackets). A nil
+// u, one without a host (the zero URL), or one whose Scheme, set by
+// hand, is neither ftp nor ftps, has nothing to dial: Address returns
 // "", never ":21", which net.Dial would read as the local host.
 func (u *URL) Address() string {
-	if u == nil || u.Host == "" {
+	if u == nil || u.Host == "" || schemeNamed(u.Scheme) == nil {
 		return ""
 	}
-	port := int(u.Port)
-	if port == 0 {
-		port = DefaultPort
-	}
 	host, _ := hostForm(u.Host)
-	return net.JoinHostPort(host, strconv.Itoa(port))
+	return net.JoinHostPort(host, strconv.Itoa(int(u.PortOrDefault())))
+}
+
+// PortOrDefault returns the port that a client connects to: u.Port, or
+// when that is 0 the default port of u's scheme ([DefaultPort] for ftp
+// and for an empty Scheme, [DefaultFTPSPort] for ftps). It returns 0
+// for a nil u, and for a Scheme, set by hand, that is neither ftp nor
+// ftps and a Port of 0: ftpurl knows no default port for it.
+func (u *URL) PortOrDefault() uint16 {
+	if u == nil {
+		return 0
+	}
+	if u.Port != 0 {
+		return u.Port
+	}
+	if sc := schemeNamed(u.Scheme); sc != nil {
+		return sc.port
+	}
+	return 0
 }
 
 // A Grammar selects the standard that [Parse] follows. Every grammar adds

@@ -15,6 +15,7 @@ import (
 // the password and whether it is set are plain fields, so that go-cmp
 // can print a readable diff.
 type parts struct {
+	Scheme      string // "" for ftp, so that a table of ftp URLs need not spell it
 	HasUser     bool
 	User        string
 	HasPassword bool
@@ -30,6 +31,7 @@ type parts struct {
 
 func partsOf(u *URL) parts {
 	p := parts{
+		Scheme:   u.Scheme,
 		HasUser:  u.User != nil,
 		User:     u.User.Username(),
 		Host:     u.Host,
@@ -40,21 +42,19 @@ func partsOf(u *URL) parts {
 		RawQuery: u.RawQuery,
 		Fragment: u.Fragment,
 	}
+	if p.Scheme == "ftp" {
+		p.Scheme = ""
+	}
 	p.Password, p.HasPassword = u.User.Password()
 	return p
 }
 
 // diffParts compares two URLs part by part as URL.String's doc
-// says: Port 21 equals Port 0 (RFC 1738 §3.2: 21 is
-// the default) and nil Dirs equal empty Dirs.
+// says: the scheme's default port equals Port 0 (RFC 1738 §3.2: 21 is
+// ftp's default; 990 is ftps') and nil Dirs equal empty Dirs.
 func diffParts(want, got *URL) string {
 	w, g := partsOf(want), partsOf(got)
-	if w.Port == DefaultPort {
-		w.Port = 0
-	}
-	if g.Port == DefaultPort {
-		g.Port = 0
-	}
+	w.Port, g.Port = normalPort(schemeNamed(want.Scheme), w.Port), normalPort(schemeNamed(got.Scheme), g.Port)
 	return cmp.Diff(w, g, cmpopts.EquateEmpty())
 }
 

@@ -112,6 +112,9 @@ var fuzzParseSeeds = []string{
 	"ftp://h/a\\b", "ftp://h/a b", "ftp://h/a\u202eb", "ftp://h/\xff", "ftp://h/%E9t%E9",
 	"ftp://h/a%0D%0ARETR x", "ftp://h/%", "ftp://h/%4", "ftp://h/a?b?c#d#e",
 	"FTP://H.EXAMPLE./", "ftp://my_host/", "http://h/", "ftp:h", "",
+	// ftps (2011 draft §5, §7.2): Lenient and RFC3986 only; 990 is its
+	// default port, 21 is not.
+	"ftps://u:p@h:990/a/b;type=i?q#f", "FTPS://h:21/", "ftps://[::1]:0990/", "ftps:h", "ftps:/h", "sftp://h/", "ftps://u:p@h:0/",
 }
 
 var sentinels = []error{ErrScheme, ErrUserinfo, ErrHost, ErrPort, ErrEscape, ErrPath, ErrTypecode, ErrControl}
@@ -271,8 +274,8 @@ func redactedByRule(s string) string {
 	rest := s[start:]
 	if sl := strings.Index(rest, "//"); sl >= 0 && sl < strings.Index(rest, "@") {
 		start += sl + 2
-	} else if !strings.EqualFold(scheme, "ftp:") {
-		start = 0 // a scheme other than ftp counts as none
+	} else if !strings.EqualFold(scheme, "ftp:") && !strings.EqualFold(scheme, "ftps:") {
+		start = 0 // a scheme other than ftp and ftps counts as none
 	}
 	c := strings.Index(s[start:last], ":")
 	if c < 0 {
@@ -614,7 +617,7 @@ func planReferenceSplit(g Grammar, raw string) (dirs []string, name string, err 
 	if g == RFC1738 {
 		ends, pathEnds = "/#", "#"
 	}
-	rest := raw[len("ftp://"):]
+	_, rest, _ := strings.Cut(raw, "://") // after "ftp://" or "ftps://"
 	i := strings.IndexAny(rest, ends)
 	if i < 0 {
 		return nil, "", nil
@@ -696,10 +699,10 @@ func syntaxHost(g Grammar) string {
 // escaped; RFC 3986: escaped) or has a label beginning "xn--", in any
 // case (normalizeName's doc). It splits the authority the way Parse does.
 func hostGoesThroughIDNA(g Grammar, s string) bool {
-	if !hasPrefixFold(s, "ftp://") {
+	if !hasPrefixFold(s, "ftp://") && !hasPrefixFold(s, "ftps://") {
 		return false
 	}
-	a := s[len("ftp://"):]
+	a := s[strings.Index(s, "://")+len("://"):]
 	delims := "/?#"
 	if g == RFC1738 {
 		delims = "/#"
@@ -791,6 +794,9 @@ func checkGroups(t *testing.T, g Grammar, s string, u *URL, re *regexp.Regexp, l
 				g, s, user, password, hasPassword, u.User.Username(), p, ok)
 		}
 	}
+	if scheme, _, _ := strings.Cut(s, "://"); !strings.EqualFold(scheme, u.Scheme) {
+		t.Errorf("%v: %q: the pattern's scheme %q, URL scheme %q", g, s, scheme, u.Scheme)
+	}
 	host, _ := group("host")
 	if strings.HasPrefix(host, "[") {
 		if a, err := netip.ParseAddr(host[1 : len(host)-1]); err != nil || a.String() != u.Host {
@@ -847,7 +853,9 @@ func isTextTerminator(r rune) bool {
 func referenceFindAll(g Grammar, text string) []Match {
 	var out []Match
 	for s := 0; s+4 <= len(text); s++ {
-		if !strings.EqualFold(text[s:s+4], "ftp:") {
+		// "ftp:", and "ftps:" in the grammars that read it (2011 draft §5).
+		ftps := (g == Lenient || g == RFC3986) && s+5 <= len(text) && strings.EqualFold(text[s:s+5], "ftps:")
+		if !strings.EqualFold(text[s:s+4], "ftp:") && !ftps {
 			continue
 		}
 		if s > 0 && strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.", rune(text[s-1])) {
@@ -995,6 +1003,7 @@ var patternSeeds = []string{
 	"ftp://b%C3%BCcher.example/", "ftp://%78n--bcher-kva.example/", "ftp://r3---sn-a.example/", "ftp://b%C3%BCcher_x.example/",
 	"ftp://bücher.example/", "ftp://host/é", "ftp://host/\u200e", "ftp://host/\xff", "ftp://h/~abigail/",
 	"ftp:/host/", "ftp:host", "http://host/", "ftp://",
+	"ftps://host/", "FtPs://u:p@host:990/a;type=d", "ftps://host:21/", "ftps://bücher.example/", "ftps:/host/", "sftp://host/",
 }
 
 // findSeeds are texts with URLs as people write them.
@@ -1010,6 +1019,8 @@ var findSeeds = []string{
 	"ftp://a.example/x, ftp://b.example/y; ftp://c.example/z: done!",
 	"ftp://h/x;type=i. ftp://h/?. ftp://h:? ftp://a@.",
 	"詳細は ftp://例え.jp/ を参照。ftp://example.jp/pub。",
+	"ftps://secure.example/a.txt, sftp://no sftps://no xftps://no FTPS://YES:990/ ftp:ftps://h/",
+	"(ftps://h:21/x) ftps://h:0/ftps://nested/ok ftpsftp://no",
 }
 
 // FuzzInterop checks the invariants of the docs of FromURL

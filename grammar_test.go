@@ -98,8 +98,9 @@ var everyGrammar = []grammarCase{
 	{in: "FTP://Host.Example.COM/", str: "ftp://host.example.com/", why: "scheme and host are case-insensitive (Grammar's doc)"},
 	{in: "fTp://h/", str: "ftp://h/", why: "scheme is case-insensitive"},
 	{in: "http://h/", err: ErrScheme, why: "another scheme"},
-	{in: "ftps://h/", err: ErrScheme, why: "another scheme"},
-	{in: "sftp://h/", err: ErrScheme, why: "another scheme"},
+	{in: "sftp://h/", err: ErrScheme, why: "another scheme: SSH, not FTP (Schemes)"},
+	{in: "ftpes://h/", err: ErrScheme, why: "another scheme: explicit TLS is the client's choice on an ftp URL"},
+	{in: "ftps:h/f", err: ErrScheme, why: "no \"//\" after \"ftps:\""},
 	{in: "ftp:h/f", err: ErrScheme, why: "no \"//\" after \"ftp:\""},
 	{in: "ftp:/h/f", err: ErrScheme, why: "one \"/\" is not \"//\""},
 	{in: "//h/f", err: ErrScheme, why: "no scheme"},
@@ -151,6 +152,101 @@ var everyGrammar = []grammarCase{
 	{in: "ftp://h\xff/", err: ErrHost, why: "invalid UTF-8 in the host"},
 	{in: "ftp://%C7\x84/", err: ErrHost, why: "invalid UTF-8 in the host as written, though UTF-8 once decoded (RFC 3987 §2.2)"},
 	{in: "ftp://u\xff@h/", err: ErrUserinfo, why: "invalid UTF-8 in the user"},
+}
+
+// ftpsCases: the 2011 draft §5 and §7.2 name "ftps" as the deployed
+// scheme for FTP secured with TLS (RFC 4217) and leave its details out
+// of scope; Lenient and RFC3986 read it, and the rest of the URL reads
+// exactly as an ftp URL. Its default port is 990 (implicit TLS, as
+// curl, FileZilla and WinSCP use it), which String leaves out; 21 is
+// not its default and stays.
+var ftpsCases = []grammarCase{
+	{in: "ftps://h/", str: "ftps://h/", why: "ftps (2011 draft §5, §7.2)"},
+	{in: "FTPS://User@H.Example/pub/f;TYPE=I", str: "ftps://User@h.example/pub/f;type=i", why: "the scheme is case-insensitive, as ftp (RFC 3986 §3.1)"},
+	{in: "ftps://h:990/a", str: "ftps://h/a", why: "990 is ftps' default port: String leaves it out"},
+	{in: "ftps://h:0990/a", str: "ftps://h/a", why: "leading zeros allowed: 0990 is 990"},
+	{in: "ftps://h:21/a", str: "ftps://h:21/a", why: "21 is ftp's default, not ftps': String keeps it"},
+	{in: "ftps://h:2121/a%2Fb/c;type=d", str: "ftps://h:2121/a%2Fb/c;type=d", why: "the rest reads as an ftp URL (RFC 1738 §3.2.2 %2F, 2011 draft §3.1 typecode)"},
+	{in: "ftps://[2001:DB8::1]:990/", str: "ftps://[2001:db8::1]/", why: "an IPv6 host, the default port left out"},
+	{in: "ftps://h:0/", err: ErrPort, why: "port 0, as in ftp (Grammar's doc)"},
+	{in: "ftps://h/a%0D%0ADELE%20x", err: ErrControl, why: "a control character, as in ftp (RFC 959 §4.1.3)"},
+	{in: "ftps:/h/", err: ErrScheme, why: "one \"/\" is not \"//\""},
+	{in: "ftps://", err: ErrHost, why: "no host"},
+	{in: "sftps://h/", err: ErrScheme, why: "not a scheme ftpurl reads"},
+}
+
+// RFC 1738 (1994) and the 1997 draft predate ftps: their grammars refuse
+// it with ErrScheme, and go on so that a fault that ranks first is
+// still the one reported.
+var ftpsRefusedCases = []grammarCase{
+	{in: "ftps://h/", err: ErrScheme, why: "RFC 1738 and the 1997 draft predate ftps (2011 draft §5)"},
+	{in: "FTPS://h:990/", err: ErrScheme, why: "ftps in any case"},
+	{in: "ftps://h/a%0D", err: ErrControl, why: "a control character ranks before the scheme (ErrControl's rank)"},
+	{in: "ftps://h/%zz", err: ErrEscape, why: "a bad escape ranks first"},
+}
+
+func TestSchemes(t *testing.T) {
+	for _, g := range []Grammar{Lenient, RFC3986} {
+		checkGrammar(t, g, ftpsCases)
+	}
+	for _, g := range []Grammar{RFC1738, RFC2396} {
+		checkGrammar(t, g, ftpsRefusedCases)
+	}
+}
+
+// TestSchemeParts: Parse stores the scheme's name in lower case, and
+// the port as written (0 when there is none); Address and
+// PortOrDefault give the scheme's default port.
+func TestSchemeParts(t *testing.T) {
+	for _, tt := range []struct {
+		in, scheme string
+		port       uint16
+		addr       string
+	}{
+		{"ftp://h/", "ftp", 0, "h:21"},
+		{"FTP://h:21/", "ftp", 21, "h:21"},
+		{"ftps://h/", "ftps", 0, "h:990"},
+		{"FtPs://h:21/", "ftps", 21, "h:21"},
+		{"ftps://[::1]/", "ftps", 0, "[::1]:990"},
+	} {
+		for _, g := range []Grammar{Lenient, RFC3986} {
+			u, err := g.Parse(tt.in)
+			if err != nil {
+				t.Errorf("%v.Parse(%q): %v", g, tt.in, err)
+				continue
+			}
+			if u.Scheme != tt.scheme || u.Port != tt.port || u.Address() != tt.addr {
+				t.Errorf("%v.Parse(%q): Scheme %q, Port %d, Address %q; want %q, %d, %q", g, tt.in, u.Scheme, u.Port, u.Address(), tt.scheme, tt.port, tt.addr)
+			}
+			var into URL
+			if err := g.ParseInto(&into, tt.in); err != nil || into.Scheme != tt.scheme {
+				t.Errorf("%v.ParseInto(%q): Scheme %q, %v; want %q", g, tt.in, into.Scheme, err, tt.scheme)
+			}
+		}
+	}
+}
+
+// TestSchemeErrorsNameTheGrammarsSchemes: the message of ErrScheme
+// lists what the grammar reads, and says why RFC1738 and RFC2396 refuse
+// ftps.
+func TestSchemeErrorsNameTheGrammarsSchemes(t *testing.T) {
+	for _, tt := range []struct {
+		g    Grammar
+		in   string
+		want string
+	}{
+		{Lenient, "http://h/", `scheme "http" is not ftp or ftps`},
+		{RFC3986, "sftp://h/", `scheme "sftp" is not ftp or ftps`},
+		{RFC1738, "http://h/", `scheme "http" is not ftp`},
+		{RFC1738, "ftps://h/", `scheme "ftps" is not ftp: RFC 1738 (1994) predates ftps (2011 draft §5)`},
+		{RFC2396, "FTPS://h/", `scheme "FTPS" is not ftp: the 1997 draft predates ftps (2011 draft §5)`},
+		{Lenient, "ftps:h", `"//" must follow "ftps:"`},
+	} {
+		_, err := tt.g.Parse(tt.in)
+		if err == nil || !errors.Is(err, ErrScheme) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v.Parse(%q) = %v; want ErrScheme saying %s", tt.g, tt.in, err, tt.want)
+		}
+	}
 }
 
 func TestEveryGrammarSemanticChecks(t *testing.T) {

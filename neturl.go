@@ -7,7 +7,8 @@ import (
 )
 
 // FromURL converts a *[url.URL] from net/url into a URL. It refuses with
-// [ErrScheme] a v whose scheme is not ftp (in any case). A nil v is a
+// [ErrScheme] a v whose scheme is not ftp or ftps (in any case), the
+// schemes that [Lenient] reads. A nil v is a
 // programming error, not a fault of a URL: its *[Error] has Offset -1
 // and wraps no sentinel.
 //
@@ -23,18 +24,19 @@ func FromURL(v *url.URL) (*URL, error) {
 	if v == nil {
 		return nil, newError("parse", "", -1, errUsage, "FromURL of a nil *url.URL")
 	}
-	if !equalFoldASCII(v.Scheme, "ftp") {
-		return nil, newError("parse", v.Redacted(), 0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", v.Scheme))
+	if r := Lenient.rules(); r.scheme(v.Scheme) == nil {
+		return nil, newError("parse", v.Redacted(), 0, ErrScheme, fmt.Sprintf("scheme %q is not %s", v.Scheme, r.schemeNames()))
 	}
 	return Lenient.Parse(v.String())
 }
 
 // URL returns u as a *[url.URL] from net/url: for a URL that [Parse]
-// returns, the same value that url.Parse(u.String()) returns. User is set with url.User or
-// url.UserPassword; Host holds the host (an IPv6 address in brackets)
-// and the port unless it is 0 or 21; Path is the decoded path, and
-// RawPath the escaped one when net/url would not write it the same way
-// (as with "%2F" in a segment); RawQuery is u.RawQuery; Fragment is the
+// returns, the same value that url.Parse(u.String()) returns. Scheme
+// is "ftp" or "ftps"; User is set with url.User or url.UserPassword;
+// Host holds the host (an IPv6 address in brackets) and the port unless
+// it is 0 or the scheme's default (21 for ftp, 990 for ftps); Path is
+// the decoded path, and RawPath the escaped one when net/url would not
+// write it the same way (as with "%2F" in a segment); RawQuery is u.RawQuery; Fragment is the
 // decoded fragment and RawFragment u.Fragment when it differs from
 // net/url's own escaping. So v.String() parses back to u, and [FromURL]
 // returns a URL equal to u.
@@ -49,15 +51,15 @@ func (u *URL) URL() *url.URL {
 	if s == "" {
 		return new(url.URL)
 	}
-	// s is "ftp://" authority path ["?" query] ["#" fragment], and
+	// s is scheme "://" authority path ["?" query] ["#" fragment], and
 	// String writes "/" after the authority, "?" and "#" nowhere else.
-	s = s[len("ftp://"):]
+	scheme, s, _ := strings.Cut(s, "://")
 	slash := strings.IndexByte(s, '/')
 	authority, rest := s[:slash], s[slash:]
 	path, fragment, hasFragment := strings.Cut(rest, "#")
 	path, query, _ := strings.Cut(path, "?")
 
-	v := &url.URL{Scheme: "ftp", RawQuery: query}
+	v := &url.URL{Scheme: scheme, RawQuery: query}
 	if u.User != nil {
 		if pw, ok := u.User.Password(); ok {
 			v.User = url.UserPassword(u.User.Username(), pw)

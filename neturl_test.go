@@ -51,6 +51,11 @@ var interopURLs = []string{
 	`ftp://u:p@h/\x`,
 	"ftp://h/a\"b<c>d{e}|^`[f]",
 	"FTP://H/Ä?ö#ü",
+	// ftps (2011 draft §5): its default port is 990, not 21.
+	"ftps://u:p@h/a%2Fb/c;type=i",
+	"FTPS://h:990/x",
+	"ftps://h:21/x",
+	"ftps://[2001:db8::1]:2121/",
 }
 
 // interopCorpus returns interopURLs and the URLs of the mixed corpus
@@ -238,7 +243,30 @@ func TestFromURLHandBuiltNetURL(t *testing.T) {
 	}
 }
 
-// FromURL refuses a URL whose scheme is not ftp with ErrScheme
+// FromURL and URL carry the scheme both ways: ftps (2011 draft §5) in
+// any case, its default port 990 left out of Host as String leaves it
+// out, and 21 kept.
+func TestFromURLAndURLCarryTheScheme(t *testing.T) {
+	for _, tt := range []struct {
+		v          *url.URL
+		str, vHost string
+	}{
+		{&url.URL{Scheme: "ftps", User: url.UserPassword("u", "p"), Host: "h:990", Path: "/a/b"}, "ftps://u:p@h/a/b", "h"},
+		{&url.URL{Scheme: "FTPS", Host: "h:21", Path: "/a/b", RawPath: "/a%2Fb"}, "ftps://h:21/a%2Fb", "h:21"},
+		{&url.URL{Scheme: "ftp", Host: "h:990"}, "ftp://h:990/", "h:990"},
+	} {
+		u, err := FromURL(tt.v)
+		if err != nil || u.String() != tt.str {
+			t.Errorf("FromURL(%v) = %v, %v; want %s", tt.v, u, err, tt.str)
+			continue
+		}
+		if back := u.URL(); back.Scheme != strings.ToLower(tt.v.Scheme) || back.Host != tt.vHost {
+			t.Errorf("%q.URL() = scheme %q host %q; want %q %q", u, back.Scheme, back.Host, strings.ToLower(tt.v.Scheme), tt.vHost)
+		}
+	}
+}
+
+// FromURL refuses a URL whose scheme is not ftp or ftps with ErrScheme
 // (FromURL's doc), before looking at anything
 // else, and hides a password in the error. (A nil *url.URL is a
 // programming error, which wraps no sentinel.)
@@ -247,7 +275,7 @@ func TestFromURLRefusesOtherSchemes(t *testing.T) {
 		{},
 		{Scheme: "http", Host: "h", Path: "/x"},
 		{Scheme: "sftp", Host: "h"},
-		{Scheme: "ftps", Host: "h"},
+		{Scheme: "ftpes", Host: "h"},
 		{Scheme: "http", User: url.UserPassword("u", "secret"), Host: "h", Path: "/a%0D"},
 		{Host: "h", Path: "/x"},
 	} {

@@ -7,8 +7,10 @@ import (
 )
 
 // Equal reports whether u and v are the same URL after normalization,
-// that is, whether their String forms are the same. Port 21 and no port
-// are equal (RFC 1738 §3.2); the case of the host, of the typecode and
+// that is, whether their String forms are the same. The scheme's
+// default port and no port are equal (ftp: 21, RFC 1738 §3.2; ftps:
+// 990), and so are Scheme "" and "ftp"; an ftp URL never equals an ftps
+// one. The case of the scheme, of the host of the host, of the typecode and
 // of escapes in the query and fragment does not matter, nor does how a
 // path character was written ("%41" and "A" in a path are the same
 // octet once decoded). A "%2F" inside a segment is not a "/" between
@@ -31,7 +33,11 @@ func (u *URL) Equal(v *URL) bool {
 	}
 	// The parts as String writes them, cheapest comparisons first; each
 	// normalization runs only when the raw values differ.
-	return normalPort(u.Port) == normalPort(v.Port) &&
+	us, vs := schemeNamed(u.Scheme), schemeNamed(v.Scheme)
+	if us != vs || us == nil && schemeForm(u.Scheme) != schemeForm(v.Scheme) {
+		return false
+	}
+	return normalPort(us, u.Port) == normalPort(vs, v.Port) &&
 		normalType(u.Type) == normalType(v.Type) &&
 		u.Name == v.Name &&
 		slices.Equal(u.Dirs, v.Dirs) &&
@@ -41,9 +47,10 @@ func (u *URL) Equal(v *URL) bool {
 		(u.Fragment == v.Fragment || normalizeEscaped(u.Fragment) == normalizeEscaped(v.Fragment))
 }
 
-// normalPort returns 0 for DefaultPort, which String leaves out.
-func normalPort(p uint16) uint16 {
-	if p == DefaultPort {
+// normalPort returns 0 for the default port of sc, which String
+// leaves out; a scheme that ftpurl does not read (nil) has none.
+func normalPort(sc *scheme, p uint16) uint16 {
+	if sc != nil && p == sc.port {
 		return 0
 	}
 	return p
@@ -214,21 +221,26 @@ func upper(c byte) byte {
 
 // String returns the normalized URI, ASCII only:
 //
-//	ftp://[user[:password]@]host[:port]/dir/.../name[;type=x][?query][#fragment]
+//	scheme://[user[:password]@]host[:port]/dir/.../name[;type=x][?query][#fragment]
 //
-// The host is in lower-case A-labels (IPv6 in brackets, RFC 5952); the
-// port is left out when it is 0 or 21; user, password and each path
-// segment are percent-encoded where, and only where, the 2011 draft's
-// §3.1 grammar needs it (so "/" inside a segment is "%2F", ";" is "%3B",
-// a ":" in the password is "%3A", and unreserved characters are never
-// encoded), with upper-case hex; an empty path is "/"; the typecode is
+// The scheme is ftp or ftps, in lower case (ftp for an empty Scheme);
+// the host is in lower-case A-labels (IPv6 in brackets, RFC 5952); the
+// port is left out when it is 0 or the scheme's default (21 for ftp,
+// 990 for ftps: "ftps://h:21/" keeps its ":21"); user, password and
+// each path segment are percent-encoded where, and only where, the 2011
+// draft's §3.1 grammar needs it (so "/" inside a segment is "%2F", ";"
+// is "%3B", a ":" in the password is "%3A", and unreserved characters
+// are never encoded), with upper-case hex; an empty path is "/"; the typecode is
 // lower case. Dot segments are kept: ".." is a CWD argument (RFC 1738
 // §3.2.2), not something to fold away.
 //
 // String also normalizes a URL value built by hand: the host is
 // lower-cased and converted to A-labels, an IPv6 host is bracketed, and
 // a Type in upper case is lowered; a Type that is not an ASCII letter is
-// left out. The zero URL gives "". String has a value receiver, so it
+// left out. A Scheme other than ftp and ftps (in any case) is written in
+// lower case with every byte but letters and digits percent-encoded, so
+// that String stays ASCII and Parse refuses it ([ErrScheme]), and its
+// port is never left out. The zero URL gives "". String has a value receiver, so it
 // needs a non-nil *URL (see URL).
 func (u URL) String() string { return u.format(false) }
 
@@ -254,8 +266,17 @@ func (u *URL) format(redact bool) string {
 	typ, hasType := u.Type.lower()
 	query := u.RawQuery
 	frag := u.Fragment
+	name, port := "", u.Port
+	if sc := schemeNamed(u.Scheme); sc != nil {
+		name = sc.name
+		if port == sc.port {
+			port = 0
+		}
+	} else {
+		name = schemeForm(u.Scheme)
+	}
 
-	n := len("ftp://") + len(host)
+	n := len(name) + len("://") + len(host)
 	if ipv6 {
 		n += len("[]")
 	}
@@ -269,7 +290,7 @@ func (u *URL) format(redact bool) string {
 			}
 		}
 	}
-	if u.Port != 0 && u.Port != DefaultPort {
+	if port != 0 {
 		n += 6
 	}
 	n++ // "/"
@@ -289,7 +310,8 @@ func (u *URL) format(redact bool) string {
 
 	var b strings.Builder
 	b.Grow(n)
-	b.WriteString("ftp://")
+	b.WriteString(name)
+	b.WriteString("://")
 	if u.User != nil {
 		writeEscaped(&b, u.User.username, userRaw, false)
 		if u.User.passwordSet {
@@ -309,10 +331,10 @@ func (u *URL) format(redact bool) string {
 	} else {
 		b.WriteString(host)
 	}
-	if u.Port != 0 && u.Port != DefaultPort {
+	if port != 0 {
 		b.WriteByte(':')
 		var buf [5]byte
-		b.Write(strconv.AppendUint(buf[:0], uint64(u.Port), 10))
+		b.Write(strconv.AppendUint(buf[:0], uint64(port), 10))
 	}
 	b.WriteByte('/')
 	for _, d := range u.Dirs {
@@ -335,8 +357,18 @@ func (u *URL) format(redact bool) string {
 	return b.String()
 }
 
+// schemeForm returns the scheme as String writes it: the name of one
+// that ftpurl reads, or another lower-cased with every byte but letters
+// and digits percent-encoded.
+func schemeForm(s string) string {
+	if sc := schemeNamed(s); sc != nil {
+		return sc.name
+	}
+	return escape(strings.ToLower(s), cAlpha|cDigit, false)
+}
+
 func (u *URL) isZero() bool {
-	return u.User == nil && u.Host == "" && u.Port == 0 && len(u.Dirs) == 0 &&
+	return u.Scheme == "" && u.User == nil && u.Host == "" && u.Port == 0 && len(u.Dirs) == 0 &&
 		u.Name == "" && u.Type == 0 && u.RawQuery == "" && u.Fragment == ""
 }
 

@@ -85,7 +85,7 @@ func parse(g Grammar, s string) (*URL, error) {
 	p.r, p.s = g.rules(), s
 	var u URL
 
-	i, authority := p.scheme()
+	i, authority := p.scheme(&u)
 	if authority {
 		i = p.authority(&u, i)
 	}
@@ -133,7 +133,7 @@ type candidate struct {
 // whether they hold no fault.
 func (c *candidate) authority(g Grammar, s string) bool {
 	c.p, c.u = parser{r: g.rules(), s: s}, URL{}
-	i, auth := c.p.scheme()
+	i, auth := c.p.scheme(&c.u)
 	if auth {
 		i = c.p.authority(&c.u, i)
 	}
@@ -170,8 +170,8 @@ func parseInto(g Grammar, dst *URL, s string) error {
 	}
 	// The parts are written into *dst field by field: a copy of a
 	// whole URL would cost more than the parse of its path.
-	dst.User, dst.Host, dst.Port, dst.Dirs, dst.Name, dst.Type, dst.RawQuery, dst.Fragment = nil, "", 0, nil, "", 0, "", ""
-	i, authority := p.scheme()
+	dst.Scheme, dst.User, dst.Host, dst.Port, dst.Dirs, dst.Name, dst.Type, dst.RawQuery, dst.Fragment = "", nil, "", 0, nil, "", 0, "", ""
+	i, authority := p.scheme(dst)
 	if authority {
 		i = p.authority(dst, i)
 	}
@@ -244,13 +244,17 @@ func (p *parser) result(u *URL) *URL {
 	}
 }
 
-// scheme reads "ftp://" (any case) and returns the offset after it, and
+// scheme reads a scheme of the grammar and "://" (the scheme in any
+// case), sets u.Scheme to its name and returns the offset after it, and
 // whether an authority follows. A missing or other scheme is ErrScheme,
 // but the parser goes on so that a fault that ranks first is found.
-func (p *parser) scheme() (int, bool) {
+func (p *parser) scheme(u *URL) (int, bool) {
 	s := p.s
-	if len(s) >= 6 && s[0]|0x20 == 'f' && s[1]|0x20 == 't' && s[2]|0x20 == 'p' && s[3:6] == "://" {
-		return len("ftp://"), true
+	for i := range p.r.schemes {
+		if n := len(p.r.schemes[i].name); len(s) >= n+3 && s[n] == ':' && s[n+1] == '/' && s[n+2] == '/' && isName(s[:n], p.r.schemes[i].name) {
+			u.Scheme = p.r.schemes[i].name
+			return n + 3, true
+		}
 	}
 	// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 	k := 0
@@ -258,10 +262,15 @@ func (p *parser) scheme() (int, bool) {
 		k++
 	}
 	if k > 0 && k < len(s) && s[k] == ':' {
-		if !equalFoldASCII(s[:k], "ftp") {
-			p.failQuoting(0, ErrScheme, fmt.Sprintf("scheme %q is not ftp", s[:k]), 0, k)
-		} else {
-			p.fail(k+1, ErrScheme, `"//" must follow "ftp:" (RFC 1738 §3.1)`)
+		switch sc := p.r.scheme(s[:k]); {
+		case sc != nil:
+			u.Scheme = sc.name
+			p.fail(k+1, ErrScheme, fmt.Sprintf(`"//" must follow "%s:" (RFC 1738 §3.1)`, sc.name))
+		case p.r.schemeRule != "" && schemeNamed(s[:k]) != nil:
+			// A scheme that a later document added: ftps.
+			p.failQuoting(0, ErrScheme, fmt.Sprintf("scheme %q is not %s: %s", s[:k], p.r.schemeNames(), p.r.schemeRule), 0, k)
+		default:
+			p.failQuoting(0, ErrScheme, fmt.Sprintf("scheme %q is not %s", s[:k], p.r.schemeNames()), 0, k)
 		}
 		k++
 		if strings.HasPrefix(s[k:], "//") {
@@ -292,12 +301,24 @@ func (p *parser) scheme() (int, bool) {
 	case s[0] == ' ' || s[0] == '\t':
 		p.fail(0, ErrScheme, "white space before the scheme")
 	default:
-		p.fail(0, ErrScheme, `missing "ftp://"`)
+		p.fail(0, ErrScheme, fmt.Sprintf("missing %q", p.r.schemes[0].name+"://"))
 	}
 	if strings.HasPrefix(s, "//") {
 		return 2, true
 	}
 	return 0, false
+}
+
+// isName reports whether s is the lower-case letters of name in any
+// ASCII case: for each letter c, only c and c-0x20 give c when or-ed
+// with 0x20.
+func isName(s, name string) bool {
+	for i := 0; i < len(name); i++ {
+		if s[i]|0x20 != name[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // authority parses userinfo, host and port from offset i, and returns

@@ -56,6 +56,9 @@ import (
 // not know where a URL in prose ends (it matches "ftp://" inside
 // "sftp://" and keeps a final "." of a sentence); FindAll does.
 //
+// The scheme is ftp in every grammar, and ftps too in [Lenient] and
+// [RFC3986] (2011 draft §5); no group holds it.
+//
 // For a [Grammar] that is not one of the four, Pattern returns a pattern
 // that matches nothing.
 func (g Grammar) Pattern() string {
@@ -247,10 +250,17 @@ const (
 	reTopLabel    = `[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?`
 )
 
-var (
-	reScheme = caseless("ftp://")
-	reType   = caseless(typeParam)
-)
+var reType = caseless(typeParam)
+
+// schemePattern matches the schemes of grammar g and "://": ftp, and
+// ftps in the grammars that read it (2011 draft §5), in any case.
+func schemePattern(g Grammar) string {
+	var alts []string
+	for _, sc := range g.rules().schemes {
+		alts = append(alts, caseless(sc.name))
+	}
+	return `(?:` + strings.Join(alts, "|") + `)://`
+}
 
 // caseless writes the ASCII string s as an RE2 pattern that matches it
 // in any case, letters as classes ("[Ff]"), never with (?i).
@@ -435,7 +445,7 @@ func patternOf(g Grammar, esc, host, port string) string {
 	}
 
 	var b strings.Builder
-	b.WriteString(reScheme)
+	b.WriteString(schemePattern(g))
 
 	// Userinfo (RFC 1738 §3.1, RFC 3986 §3.2.1): the first ":" splits.
 	userRep := "*"

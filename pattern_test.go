@@ -320,6 +320,31 @@ func TestPatternIsCaseInsensitiveWithoutFoldingUnicode(t *testing.T) {
 	}
 }
 
+// The scheme: ftp in every grammar, ftps in Lenient and RFC3986 (2011
+// draft §5), in any case, written as letter classes.
+func TestPatternSchemes(t *testing.T) {
+	for _, g := range findGrammars {
+		re := anchoredPatterns()[g]
+		ftps := g == Lenient || g == RFC3986
+		for _, tt := range []struct {
+			s    string
+			want bool
+		}{
+			{"ftp://h/", true},
+			{"ftps://h/", ftps},
+			{"FtPs://h:990/a;type=i", ftps},
+			{"sftp://h/", false},
+			{"ftpss://h/", false},
+			{"ftpſ://h/", false}, // U+017F folds to "s" under (?i)
+		} {
+			if got := re.MatchString(tt.s); got != tt.want {
+				t.Errorf("%v pattern on %q: %v, want %v", g, tt.s, got, tt.want)
+			}
+			checkPattern(t, tt.s)
+		}
+	}
+}
+
 // The groups are Regexp::Common's -keep parts, each named once.
 func TestPatternHasTheSixNamedGroupsOnce(t *testing.T) {
 	want := []string{"host", "password", "path", "port", "type", "user"}

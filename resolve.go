@@ -27,8 +27,10 @@ import (
 // segment and with it the base's typecode; an empty reference, "?q" or
 // "#f" keeps both.
 //
-// The target is parsed with Lenient. A reference with a scheme other
-// than ftp is [ErrScheme]; "ftp:g", strictly an absolute URL with no
+// The target has the reference's scheme, or the base's when the
+// reference has none (§5.2.2: "//host/g" on an ftps base is ftps). It is
+// parsed with Lenient. A reference with a scheme other than ftp and
+// ftps is [ErrScheme]; "ftp:g", strictly an absolute URL with no
 // authority (§5.2.2, §5.4.2), is [ErrHost], as is any target without a
 // host; a nil u is a base without a host, so only a reference with an
 // authority ("//host/g") resolves against it. A fault in the reference
@@ -42,12 +44,15 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 		i    int // where the hierarchical part starts
 	)
 	hasScheme := false
+	scheme := "" // the reference's, or the base's (§5.2.2)
 	if k := strings.IndexAny(ref, ":/?#"); k >= 0 && ref[k] == ':' {
 		hasScheme = true
-		if !equalFoldASCII(ref[:k], "ftp") {
+		if sc := p.r.scheme(ref[:k]); sc != nil {
+			scheme = sc.name
+		} else {
 			// Control characters and bad escapes rank first, as in Parse.
 			p.scan(0, k, cPrint|allowUCS, ErrScheme, "scheme", true)
-			detail := fmt.Sprintf("scheme %q is not ftp", ref[:k])
+			detail := fmt.Sprintf("scheme %q is not %s", ref[:k], p.r.schemeNames())
 			if !strings.HasPrefix(ref[k+1:], "//") {
 				detail += ` (a relative path whose first segment holds ":" starts with "./", RFC 3986 §4.2)`
 			}
@@ -60,7 +65,7 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 	case hasAuthority:
 		i = p.authority(&ref0, i+2)
 	case hasScheme:
-		p.fail(i, ErrHost, `an ftp URL has a host: "//" must follow "ftp:" (RFC 3986 §5.2.2 reads "ftp:g" strictly)`)
+		p.fail(i, ErrHost, fmt.Sprintf(`an ftp URL has a host: "//" must follow "%s:" (RFC 3986 §5.2.2 reads "%[1]s:g" strictly)`, scheme))
 	case u == nil || u.Host == "":
 		p.fail(-1, ErrHost, "the base URL has no host")
 	}
@@ -74,7 +79,10 @@ func (u *URL) ResolveReference(ref string) (*URL, error) {
 
 	// RFC 3986 §5.2.2, on decoded segments: a segment is "." or ".."
 	// once decoded exactly when it is so in the normalized string.
-	t := URL{Fragment: r.Fragment}
+	t := URL{Scheme: scheme, Fragment: r.Fragment}
+	if !hasScheme && u != nil {
+		t.Scheme = u.Scheme
+	}
 	switch {
 	case hasAuthority:
 		t.User, t.Host, t.Port = r.User, r.Host, r.Port

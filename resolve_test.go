@@ -185,6 +185,37 @@ func TestResolveReferenceKeepsBaseAuthority(t *testing.T) {
 	})
 }
 
+// The target has the reference's scheme, or the base's (RFC 3986 §5.2.2:
+// T.scheme = Base.scheme unless R.scheme is defined): ftps (2011 draft
+// §5) carries over to every relative reference, "//host/g" included,
+// and an absolute reference brings its own.
+func TestResolveReferenceCarriesTheScheme(t *testing.T) {
+	checkResolve(t, MustParse("ftps://u@h:990/b/c"), []resolveCase{
+		{"g", "ftps://u@h/b/g"},
+		{"//x/g", "ftps://x/g"},
+		{"//x:21/g", "ftps://x:21/g"},
+		{"?y", "ftps://u@h/b/c?y"},
+		{"ftp://x/g", "ftp://x/g"},
+		{"FTPS://x:990/./g", "ftps://x/g"},
+	})
+	checkResolve(t, MustParse("ftp://h/b/c"), []resolveCase{
+		{"ftps://x/a/../g", "ftps://x/g"},
+	})
+	checkResolve(t, &URL{Host: "h", Dirs: []string{"b"}, Name: "c"}, []resolveCase{
+		{"g", "ftp://h/b/g"}, // a hand-built base without a scheme is ftp
+	})
+	base := MustParse("ftps://h/b/c")
+	if _, err := base.ResolveReference("ftps:g"); !errors.Is(err, ErrHost) || !strings.Contains(err.Error(), `"ftps:"`) {
+		t.Errorf(`ResolveReference("ftps:g") = %v; want ErrHost naming "ftps:"`, err)
+	}
+	if _, err := base.ResolveReference("sftp://h/g"); !errors.Is(err, ErrScheme) {
+		t.Errorf(`ResolveReference("sftp://h/g") = %v; want ErrScheme`, err)
+	}
+	if _, err := (&URL{Scheme: "sftp", Host: "h"}).ResolveReference("g"); !errors.Is(err, ErrScheme) {
+		t.Errorf(`a hand-built sftp base: ResolveReference("g") = %v; want ErrScheme`, err)
+	}
+}
+
 // The typecode belongs to the last segment (2011 draft §3.1
 // typecode-part ends the path): a reference with a path brings its own
 // or none (RFC 3986 §5.2.3 merge drops the base's last segment); "",

@@ -1,11 +1,61 @@
 package ftpurl
 
+import "strings"
+
+// DefaultPort is the port an ftp URL without one refers to
+// (RFC 1738 §3.2, 2011 draft §3.2.1).
+const DefaultPort = 21
+
+// DefaultFTPSPort is the port an ftps URL without one refers to: FTP
+// over TLS from the first byte (implicit TLS), the port that IANA
+// registered as ftps and that curl, FileZilla and WinSCP use. The 2011
+// draft (§5, §7.2) names ftps as the deployed scheme for FTP secured
+// with TLS (RFC 4217) and leaves its details out of scope.
+const DefaultFTPSPort = 990
+
+// A scheme is a URL scheme that ftpurl reads: its name, in lower case,
+// and the port that a URL of it without one refers to. The rest of an
+// ftps URL reads exactly as an ftp URL.
+type scheme struct {
+	name string
+	port uint16
+}
+
+// schemes are every scheme that ftpurl reads, ftp first: the one that
+// an empty URL.Scheme means. Every entry point that reads or writes a
+// scheme (Parse, String, Address, Equal, FindAll, Pattern, FromURL,
+// URL, ResolveReference, the password span) reads it here.
+var schemes = [...]scheme{
+	{name: "ftp", port: DefaultPort},      // RFC 1738 §3.2, 2011 draft §3.2.1
+	{name: "ftps", port: DefaultFTPSPort}, // 2011 draft §5, §7.2
+}
+
+// schemeNamed returns the scheme named name, in any ASCII case, and
+// the ftp scheme for "" (a URL built by hand); nil for a scheme that
+// ftpurl does not read.
+func schemeNamed(name string) *scheme {
+	if name == "" {
+		return &schemes[0]
+	}
+	for i := range schemes {
+		if name == schemes[i].name || equalFoldASCII(name, schemes[i].name) {
+			return &schemes[i]
+		}
+	}
+	return nil
+}
+
 // What the grammars change, in one place: one rules value per Grammar,
 // as x/net/idna's Profile presets, read by the parser, Pattern and
 // FindAll. A grammar is its document's syntax; the semantic checks
 // (port range, numeric hosts, label characters, control characters) are
 // the same in all four and are not here.
 type rules struct {
+	// The schemes the grammar reads; schemeRule says why it reads no
+	// other of ftpurl's, for messages ("" when it reads them all).
+	schemes    []scheme
+	schemeRule string
+
 	// Raw bytes allowed in the user name and the password, as classes
 	// of the chars table; allowUCS adds RFC 3987 ucschar.
 	user, password uint32
@@ -51,7 +101,8 @@ type rules struct {
 
 var grammarRules = [...]rules{
 	Lenient: {
-		user: cPrint | allowUCS, password: cPrint | allowUCS,
+		schemes: schemes[:], // 2011 draft §5, §7.2: ftps
+		user:    cPrint | allowUCS, password: cPrint | allowUCS,
 		seg:   cPathLenient | allowUCS,
 		query: cPrint | allowUCS, fragment: cPrint | allowUCS,
 		finalDot: true, rawUnicodeHost: true, emptyPort: true,
@@ -60,6 +111,7 @@ var grammarRules = [...]rules{
 		typeRule: "the 2011 draft §3.1 allows a letter",
 	},
 	RFC1738: {
+		schemes: schemes[:1], schemeRule: "RFC 1738 (1994) predates ftps (2011 draft §5)",
 		user: cUser1738, password: cUser1738,
 		seg:            cSeg1738,
 		fragment:       cQuery3986,
@@ -69,6 +121,7 @@ var grammarRules = [...]rules{
 		typeRule:       "RFC 1738 §5 allows a, i and d",
 	},
 	RFC2396: {
+		schemes: schemes[:1], schemeRule: "the 1997 draft predates ftps (2011 draft §5)",
 		// userinfo = *( unreserved | escaped | ";" | ":" | "&" | "=" |
 		// "+" | "$" | "," ): the first ":" splits, more may follow.
 		user: cUser2396, password: cUser2396,
@@ -78,7 +131,8 @@ var grammarRules = [...]rules{
 		typeRule: "the 1997 draft §2.3 allows a and i",
 	},
 	RFC3986: {
-		user: cUser3986, password: cUser3986,
+		schemes: schemes[:], // 2011 draft §5, §7.2: ftps
+		user:    cUser3986, password: cUser3986,
 		seg:   cSeg3986,
 		query: cQuery3986, fragment: cQuery3986,
 		needUser: true, finalDot: true, emptyPort: true,
@@ -89,3 +143,23 @@ var grammarRules = [...]rules{
 
 // rules returns the rules of a valid grammar g.
 func (g Grammar) rules() *rules { return &grammarRules[g] }
+
+// scheme returns the scheme of r named name, in any ASCII case, or nil.
+func (r *rules) scheme(name string) *scheme {
+	for i := range r.schemes {
+		if equalFoldASCII(name, r.schemes[i].name) {
+			return &r.schemes[i]
+		}
+	}
+	return nil
+}
+
+// schemeNames lists the names of r's schemes for messages: "ftp", or
+// "ftp or ftps".
+func (r *rules) schemeNames() string {
+	names := make([]string, len(r.schemes))
+	for i, sc := range r.schemes {
+		names[i] = sc.name
+	}
+	return strings.Join(names, " or ")
+}

@@ -30,7 +30,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -79,11 +78,11 @@ Output modes (choose at most one):
 
 Template names for -get:
   {url}       the normalized URL, password redacted
-  {scheme}    ftp
+  {scheme}    ftp or ftps
   {user}      the user name, escaped as in the URL ("" when none)
   {password}  xxxxx when the URL has a password, else ""
   {host}      the host: lower-case A-labels, IPv4, or IPv6 without brackets
-  {port}      the port, 21 when the URL has none
+  {port}      the port; when the URL has none, 21 (ftp) or 990 (ftps)
   {address}   host:port for connecting (IPv6 in brackets)
   {path}      the path, escaped, without ";type="
   {dirs}      the directories joined with "/", each escaped as in the URL
@@ -279,8 +278,8 @@ func (p *printer) one(raw string) {
 	}
 }
 
-// mayHoldURL reports whether line holds "ftp:" in any ASCII case, where
-// every candidate URL starts.
+// mayHoldURL reports whether line holds "ftp:" or "ftps:" in any ASCII
+// case, where every candidate URL starts.
 func mayHoldURL(line []byte) bool {
 	for i := 3; i < len(line); i++ {
 		j := bytes.IndexByte(line[i:], ':')
@@ -288,7 +287,7 @@ func mayHoldURL(line []byte) bool {
 			return false
 		}
 		i += j
-		if bytes.EqualFold(line[i-3:i], []byte("ftp")) {
+		if bytes.EqualFold(line[i-3:i], []byte("ftp")) || i >= 4 && bytes.EqualFold(line[i-4:i], []byte("ftps")) {
 			return true
 		}
 	}
@@ -399,11 +398,12 @@ const (
 // shows a byte sequence that is not UTF-8 as U+FFFD, so "path" also
 // gives the path escaped, exactly.
 type urlJSON struct {
-	URL       string    `json:"url"` // Redacted
+	URL       string    `json:"url"`    // Redacted
+	Scheme    string    `json:"scheme"` // "ftp" or "ftps"
 	User      *string   `json:"user,omitempty"`
 	Password  string    `json:"password,omitempty"` // "xxxxx" when set
 	Host      string    `json:"host"`
-	Port      uint16    `json:"port"` // 21 when the URL has none
+	Port      uint16    `json:"port"` // the scheme's default when the URL has none
 	Address   string    `json:"address"`
 	Path      string    `json:"path"` // escaped, without ";type="
 	Dirs      []string  `json:"dirs"`
@@ -452,8 +452,9 @@ func newPlanJSON(pl *ftpurl.Plan) *planJSON {
 func (p *printer) json(u *ftpurl.URL) {
 	v := urlJSON{
 		URL:      u.Redacted(),
+		Scheme:   u.Scheme,
 		Host:     u.Host,
-		Port:     cmp.Or(u.Port, ftpurl.DefaultPort),
+		Port:     u.PortOrDefault(),
 		Address:  u.Address(),
 		Path:     escapedPath(u),
 		Dirs:     nonNil(u.Dirs),

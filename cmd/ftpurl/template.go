@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -25,7 +24,7 @@ var parts = []struct {
 	get  func(*ftpurl.URL) string
 }{
 	{"url", func(u *ftpurl.URL) string { return u.Redacted() }},
-	{"scheme", func(*ftpurl.URL) string { return "ftp" }},
+	{"scheme", func(u *ftpurl.URL) string { return u.Scheme }},
 	{"user", func(u *ftpurl.URL) string {
 		if u.User == nil {
 			return ""
@@ -39,7 +38,7 @@ var parts = []struct {
 		return ""
 	}},
 	{"host", func(u *ftpurl.URL) string { return u.Host }},
-	{"port", func(u *ftpurl.URL) string { return strconv.Itoa(int(cmp.Or(u.Port, ftpurl.DefaultPort))) }},
+	{"port", func(u *ftpurl.URL) string { return strconv.Itoa(int(u.PortOrDefault())) }},
 	{"address", func(u *ftpurl.URL) string { return u.Address() }},
 	{"path", escapedPath},
 	{"dirs", func(u *ftpurl.URL) string {
