@@ -452,7 +452,11 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
 			}
 			cerr := body.Close()
 			if rerr != io.EOF {
-				return s.fail("retr", "RETR "+p.Name, errors.Join(rerr, cerr))
+				// A data connection that breaks where the server refuses
+				// the transfer (ftpserverlib over TLS, for a directory):
+				// the reply decides.
+				retrErr = s.fail("retr", "RETR "+p.Name, errors.Join(cerr, rerr))
+				break
 			}
 			if cerr == nil {
 				// An empty file: the reply confirmed the transfer.

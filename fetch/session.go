@@ -379,5 +379,8 @@ func (s *session) setType(t ftpurl.Typecode) error {
 
 // scheme returns the URL's scheme, "ftp" or "ftps".
 func scheme(u *ftpurl.URL) string {
-	return "ftp"
+	if u.Scheme == "" {
+		return "ftp"
+	}
+	return u.Scheme
 }
