@@ -124,6 +124,13 @@ var fetchCases = []fetchCase{
 		},
 	},
 	{name: "AbsolutePathsDropATildeName", path: "~", abs: []bool{true}, want: list(rootNames...)},
+	// 2011 draft §3.2.3 sends each segment as it is, but vsftpd,
+	// ProFTPD and Pure-FTPd expand a leading "~" of any argument: a
+	// "~" beyond the path's first segment is sent as "./~".
+	{name: "TildeBeyondTheFirstSegmentIsSentAsDotSlash", path: "odd/~", want: file("tilde\n")},
+	{name: "TildeDirectoryBeyondTheFirstSegmentIsSentAsDotSlash", path: "odd/~dir/x.txt", want: file("x\n")},
+	{name: "TildeDirectoryListingBeyondTheFirstSegment", path: "odd/~dir/", want: list("x.txt")},
+	{name: "TildeNLSTBeyondTheFirstSegment", path: "odd/~dir;type=d", want: nlst("x.txt")},
 	{name: "EncodedSpacesInDirectoryAndName", path: "with%20space/file%20name.txt", want: file("spaces\n")},
 	{
 		name: "DirectoryWithASpaceLists", path: "with%20space/", want: list("file name.txt"),
