@@ -60,8 +60,8 @@ type hostKey struct{ scheme, addr string }
 
 // hostPool holds one server's sessions.
 type hostPool struct {
-	n       int          // sessions, busy and idle
-	idle    []*session   // most recently used last
+	n       int             // sessions, busy and idle
+	idle    []*session      // most recently used last
 	waiters []chan *session // nil sent: a slot is free, dial
 }
 

@@ -9,8 +9,8 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"time"
 	"strings"
+	"time"
 )
 
 // An Error is a failure of one step of Open, or of reading the file.

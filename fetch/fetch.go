@@ -38,4 +38,3 @@ import "errors"
 // name other than "anonymous" or "ftp" (in any case) and no password
 // ("ftp://alice@host/") when no WithPassword option gives one.
 var ErrPasswordRequired = errors.New("the URL names a user without a password: give one with WithPassword")
-

@@ -78,7 +78,6 @@ func WithDialTimeout(d time.Duration) Option {
 	return func(c *config) { c.dialTimeout = d }
 }
 
-
 // WithOffset starts the file at byte n, for resuming a download: Open
 // sends "REST n" before "RETR" (RFC 3659 §5). It needs TYPE I: an
 // offset with ";type=a" (or e, u) makes Open fail before it connects,

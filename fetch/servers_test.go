@@ -34,8 +34,8 @@ package fetch_test
 // logs, certificates) and prints where it is.
 
 import (
-	"bytes"
 	"bufio"
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"

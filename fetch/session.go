@@ -55,7 +55,7 @@ type session struct {
 
 	mu      sync.Mutex
 	conns   []net.Conn
-	done    bool // the connections are closed
+	done    bool          // the connections are closed
 	listing *bytes.Buffer // the next data connection's listing; nil for a file
 	idleAt  time.Time
 	timer   *time.Timer // closes the idle session
@@ -375,7 +375,6 @@ func (s *session) setType(t ftpurl.Typecode) error {
 	s.typ = t
 	return nil
 }
-
 
 // scheme returns the URL's scheme, "ftp" or "ftps".
 func scheme(u *ftpurl.URL) string {
