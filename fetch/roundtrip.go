@@ -44,9 +44,10 @@ import (
 //     the server sent them ([Response.Lines] or [Response.Names]), each
 //     ended by "\n"; the server's bytes are handed through, UTF-8 or
 //     not.
-//   - HEAD runs [Client.Stat]: 200 with the same Content-Type, and
-//     Content-Length and Last-Modified where the server gives the size
-//     and the time (for a file in TYPE I; none for a directory or
+//   - HEAD runs [Client.Stat]: 200 with the Content-Type that GET
+//     gives, Last-Modified where the server gives the time (MLST or
+//     MDTM, RFC 3659), and Content-Length where it gives the size of a
+//     file that GET fetches in TYPE I (not for a directory, nor for
 //     ";type=a", whose bytes GET counts otherwise).
 //   - Any other method is 405 Method Not Allowed, with "Allow: GET,
 //     HEAD", without connecting (RFC 9110 §15.5.6): a response, as an
@@ -171,7 +172,7 @@ func (c *Client) roundTripGet(req *http.Request, u *ftpurl.URL, rawURL string) (
 	if ranged && off > 0 {
 		r, err = c.Open(ctx, rawURL, append(opts[:len(opts):len(opts)], WithOffset(off))...)
 		var e *Error
-		if err != nil && errors.As(err, &e) && e.Code != 0 && e.Code != 530 {
+		if err != nil && errors.As(err, &e) && e.Code != 0 && e.Code != 530 && !errors.Is(err, ErrNotFound) {
 			// The server refused REST, or RETR at that offset: fetch
 			// the whole file and let it decide (200, 416 or the error).
 			r, err = c.Open(ctx, rawURL, opts...)
