@@ -131,9 +131,17 @@ func curlConfig(b *testing.B, urls []string) string {
 
 func runCurl(curl string, args ...string) error {
 	cmd := exec.Command(curl, append([]string{"-s", "-S", "--fail"}, args...)...)
-	out, err := cmd.CombinedOutput()
+	// Standard output on a file, not a pipe: curl then waits less
+	// before its data connections (measured with curl 7.88).
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
-		return fmt.Errorf("curl %v: %v %s", args, err, out)
+		return err
+	}
+	defer devNull.Close()
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = devNull, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("curl %v: %v %s", args, err, stderr.String())
 	}
 	return nil
 }

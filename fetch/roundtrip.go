@@ -120,28 +120,10 @@ func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 // ftpurl.FromURL, back to a string.
 func requestURL(v *url.URL) (*ftpurl.URL, string, error) {
 	u, err := ftpurl.FromURL(v)
-	if err == nil {
-		return u, u.String(), nil
-	}
-	if !errors.Is(err, ftpurl.ErrScheme) || !strings.EqualFold(v.Scheme, "ftps") {
-		return nil, "", err
-	}
-	// FromURL knows "ftp" alone for now (ftps is being added to
-	// ftpurl). Until then an ftps URL is read as the ftp URL of the same
-	// parts, and written back with its own scheme. String leaves out
-	// port 21, ftp's default but not ftps's (990): it is put back.
-	w := *v
-	w.Scheme = "ftp"
-	u, err = ftpurl.FromURL(&w)
 	if err != nil {
 		return nil, "", err
 	}
-	rest := strings.TrimPrefix(u.String(), "ftp://")
-	if u.Port == ftpurl.DefaultPort {
-		authority, p, _ := strings.Cut(rest, "/")
-		rest = authority + ":21/" + p
-	}
-	return u, "ftps://" + rest, nil
+	return u, u.String(), nil
 }
 
 // loginOptions gives the password of a Basic Authorization header to a

@@ -13,7 +13,7 @@ func TestRequestURL(t *testing.T) {
 		{"ftps://h/a%2Fb/c;type=d", "ftps://h/a%2Fb/c;type=d"},
 		{"ftps://u:p@h:21/x", "ftps://u:p@h:21/x"},
 		{"ftps://[::1]:21/x", "ftps://[::1]:21/x"},
-		{"ftps://h:990/x", "ftps://h:990/x"},
+		{"ftps://h:990/x", "ftps://h/x"}, // 990 is ftps's default port (DefaultFTPSPort)
 		{"ftps://h:21", "ftps://h:21/"},
 	} {
 		v, err := url.Parse(c.in)
