@@ -6,14 +6,21 @@
 //
 //	ftpurl [flags] [URL ...]
 //
-// With no URL arguments it reads URLs from standard input, one a line,
-// trimming white space (a final CR included) and skipping empty lines.
-// Arguments are taken as they are, never trimmed.
+// Flags may come before, between or after the URLs, as with trurl and
+// curl, and apply to every URL; "--" ends the flags, so that every
+// argument after it is a URL. With no URL arguments it reads URLs from
+// standard input, one a line, trimming white space (a final CR
+// included) and skipping empty lines; when standard input is a
+// terminal it first says so on standard error, so that it does not
+// wait in silence. Arguments are taken as they are, never trimmed.
 //
 // Output modes (at most one):
 //
 //	(none)         the normalized URL (URL.String)
-//	-json          one JSON object a line: the parts, the login and the plan
+//	-json          one JSON object a URL: "input", the URL as given (the
+//	               argument, or the line trimmed) with its password hidden as
+//	               in ftpurl.Error's URL, then the parts, the login and the
+//	               plan; for an invalid URL, "input" and "error"
 //	-plan          the FTP commands: USER, PASS xxxxx, then Plan.Commands,
 //	               then, each after a "#" line, Plan.Fallback's and Plan.Verify's
 //	-get TEMPLATE  the parts named in TEMPLATE, e.g. '{host}:{port}'
@@ -23,8 +30,10 @@
 // The default output and -find print the URL as String writes it, with
 // its password, unless -redact is given.
 //
-// An invalid URL prints its error on standard error and the next URL is
-// processed; the exit status is then 1. A usage error exits with 2.
+// An invalid URL prints its error on standard error (with -json, also
+// an object with "input" and "error" on standard output) and the next
+// URL is processed; the exit status is then 1. A usage error exits
+// with 2.
 package main
 
 import (
@@ -60,19 +69,37 @@ const usageText = `Usage: ftpurl [flags] [URL ...]
 
 ftpurl parses ftp URLs (RFC 1738, the 1997 and 2011 ftp URI drafts, and
 what people paste) and prints each in its normalized form. With no URL
-arguments it reads URLs from standard input, one a line.
+arguments it reads URLs from standard input, one a line. Flags may come
+before or after the URLs and apply to all of them; "--" ends the flags.
 
-Output modes (choose at most one):
+Modes (choose at most one), each with an example:
   (none)          the normalized URL
-  -json           one JSON object a line with the URL's parts, login and plan
+                    ftpurl 'FTP://Ftp.Example.COM:21/pub/a%2fb;TYPE=I'
+  -json           one JSON object a URL: "input", the URL as given with its
+                  password hidden, then its parts, login and plan; for an
+                  invalid URL, "input" and "error"
+                    ftpurl -json 'ftp://anonymous:secret@ftp.example.com/pub/'
   -plan           the FTP commands a client sends: USER, PASS, then CWD,
                   TYPE and RETR, LIST or NLST ("PASS ?" when the URL names
                   a user without a password: a client must ask for one);
                   after a "#" line, those it sends when RETR is refused,
                   or the CWD that checks a listing that came back empty
+                    ftpurl -plan 'ftp://ftp.example.com/pub/file.tar.gz;type=i'
   -get TEMPLATE   the parts named in TEMPLATE; "{{" is a literal "{"
+                    ftpurl -get '{address} {dirs} {name}' 'ftp://[2001:db8::1]:2121/a/b/c.txt'
   -find           read text on standard input and print each ftp URL found
                   in it, after its byte offset and a tab
+                    ftpurl -find < message.txt
+
+Options, each with an example:
+  -grammar NAME   the grammar: lenient (the default), rfc1738, rfc2396, rfc3986
+                    ftpurl -grammar rfc1738 'ftp://h/a?b'
+  -method NAME    how -plan and -json change directory: multicwd, singlecwd, nocwd
+                    ftpurl -plan -method nocwd 'ftp://ftp.example.com/pub/file.tar.gz'
+  -absolute       -plan and -json: the path starts at the root
+                    ftpurl -plan -absolute 'ftp://ftp.example.com/pub/file.tar.gz'
+  -redact         the default output and -find: the password as xxxxx
+                    ftpurl -redact 'ftp://alice:secret@ftp.example.com/'
 
 -json, -plan and -get show a password only as xxxxx.
 
@@ -97,12 +124,9 @@ Flags:
 const examplesText = `
 Examples:
   ftpurl 'ftp://user@example.com/%2Fetc/motd;type=a'
-  ftpurl -plan 'ftp://ftp.example.com/pub/file.tar.gz;type=i'
-  ftpurl -plan -method nocwd 'ftp://ftp.example.com/pub/file.tar.gz'
-  ftpurl -json 'ftp://anonymous:secret@ftp.example.com/pub/'
-  ftpurl -get '{address} {dirs} {name}' 'ftp://[2001:db8::1]:2121/a/b/c.txt'
-  ftpurl -grammar rfc1738 < urls.txt
-  ftpurl -find < message.txt
+  ftpurl 'ftp://ftp.example.com/pub/file.tar.gz' -plan -method nocwd
+  ftpurl -json < urls.txt
+  ftpurl -get '{host}' -- 'ftp://h/a' 'ftp://h/b'
 
 Exit status: 0 when every URL is valid; 1 when one is not (its error goes to
 standard error and the other URLs are still processed); 2 for a usage error.
@@ -127,6 +151,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg == nil {
 		return status
 	}
+	if len(urls) == 0 && isTerminal(stdin) {
+		if cfg.find {
+			fmt.Fprintln(stderr, "ftpurl: -find: reading text from standard input; end it with Ctrl-D (ftpurl -h for usage)")
+		} else {
+			fmt.Fprintln(stderr, "ftpurl: reading URLs from standard input, one a line; end with Ctrl-D (ftpurl -h for usage)")
+		}
+	}
 	out := bufio.NewWriter(stdout)
 	p := &printer{cfg: cfg, out: out, stderr: stderr}
 	if cfg.find {
@@ -141,8 +172,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return p.status
 }
 
+// isTerminal reports whether stdin is a terminal, where reading it
+// without a word would look like a hang: a character device that is not
+// the null device (which is one too, and where reading ends at once).
+func isTerminal(stdin io.Reader) bool {
+	f, ok := stdin.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return false
+	}
+	return true
+}
+
 // parseFlags returns the configuration and the URL arguments, or a nil
-// config and the exit status when run must stop.
+// config and the exit status when run must stop. Flags may follow URLs,
+// as in trurl and curl: the flag package stops at the first argument
+// that is not a flag, so parseFlags takes it as a URL and parses the
+// rest again, until none is left or a "--" has ended the flags.
 func parseFlags(args []string, stderr io.Writer) (*config, []string, int) {
 	var (
 		cfg      config
@@ -158,18 +210,31 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, int) {
 		fmt.Fprint(fs.Output(), examplesText)
 	}
 	fs.TextVar(&cfg.grammar, "grammar", ftpurl.Lenient, "the grammar (`name`): lenient, rfc1738, rfc2396 or rfc3986")
-	fs.BoolVar(&cfg.json, "json", false, "print one JSON object a URL: parts, login and plan")
+	fs.BoolVar(&cfg.json, "json", false, "print one JSON object a URL: input, parts, login and plan; for an invalid URL, input and error")
 	fs.BoolVar(&cfg.plan, "plan", false, "print the FTP commands for each URL")
 	fs.StringVar(&get, "get", "", "print the parts named in `TEMPLATE`, e.g. '{host}:{port}'")
 	fs.BoolVar(&cfg.find, "find", false, "find ftp URLs in the text on standard input")
 	fs.BoolVar(&cfg.redact, "redact", false, "replace the password with xxxxx in the default and -find output")
 	fs.TextVar(&method, "method", ftpurl.MultiCWD, "how -plan and -json change directory (`name`): multicwd, one CWD a directory;\nsinglecwd, one CWD of the joined path; nocwd, the whole path in RETR, LIST or NLST")
 	fs.BoolVar(&absolute, "absolute", false, "-plan and -json: the path starts at the root (the 1997 draft §3.1)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, nil, exitOK
+	var urls []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, nil, exitOK
+			}
+			return nil, nil, exitUsage
 		}
-		return nil, nil, exitUsage
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if endsFlags(fs, args[:len(args)-len(rest)]) {
+			urls = append(urls, rest...)
+			break
+		}
+		urls = append(urls, rest[0])
+		args = rest[1:]
 	}
 	usageError := func(format string, a ...any) (*config, []string, int) {
 		fmt.Fprintf(stderr, "ftpurl: "+format+"\n", a...)
@@ -195,14 +260,37 @@ func parseFlags(args []string, stderr io.Writer) (*config, []string, int) {
 		}
 		cfg.get = pieces
 	}
-	if cfg.find && fs.NArg() > 0 {
+	if cfg.find && len(urls) > 0 {
 		return usageError("-find reads text on standard input and takes no arguments")
 	}
 	cfg.planOpts = []ftpurl.PlanOption{ftpurl.WithMethod(method)}
 	if absolute {
 		cfg.planOpts = append(cfg.planOpts, ftpurl.WithAbsolutePaths())
 	}
-	return &cfg, fs.Args(), exitOK
+	return &cfg, urls, exitOK
+}
+
+// endsFlags reports whether parsed, the arguments that fs.Parse took,
+// ends with the "--" that ends the flags, rather than with a "--" that
+// is the value of a flag (as in -get --).
+func endsFlags(fs *flag.FlagSet, parsed []string) bool {
+	for i := 0; i < len(parsed); i++ {
+		a := parsed[i]
+		if a == "--" {
+			return true
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				continue
+			}
+			i++ // the flag's value
+		}
+	}
+	return false
 }
 
 // printer writes the output of each URL and keeps the exit status.
@@ -221,6 +309,15 @@ func (p *printer) fail(err error) {
 	p.out.Flush()
 	fmt.Fprintln(p.stderr, err)
 	p.status = exitInvalid
+}
+
+// bad reports err for the URL raw: with -json, also as an object on
+// standard output, so that every input has its line there.
+func (p *printer) bad(raw string, err error) {
+	if p.cfg.json {
+		p.encode(errorJSON{Input: redactInput(raw), Error: err.Error()})
+	}
+	p.fail(err)
 }
 
 // each handles the URL arguments or, with none, the lines of stdin.
@@ -251,23 +348,23 @@ func (p *printer) each(urls []string, stdin io.Reader) {
 // (Parse and Plan never panic by contract), into an error for the URL at
 // hand, so that the URLs after it are still processed. The message does
 // not quote the URL, which may hold a password.
-func (p *printer) recoverBug() {
+func (p *printer) recoverBug(report func(error)) {
 	if r := recover(); r != nil {
-		p.fail(fmt.Errorf("ftpurl: internal error, a bug in package ftpurl (please report it): %v", r))
+		report(fmt.Errorf("ftpurl: internal error, a bug in package ftpurl (please report it): %v", r))
 	}
 }
 
 // one parses raw and prints it in the selected mode.
 func (p *printer) one(raw string) {
-	defer p.recoverBug()
+	defer p.recoverBug(func(err error) { p.bad(raw, err) })
 	u, err := p.cfg.grammar.Parse(raw)
 	if err != nil {
-		p.fail(err)
+		p.bad(raw, err)
 		return
 	}
 	switch {
 	case p.cfg.json:
-		p.json(u)
+		p.json(raw, u)
 	case p.cfg.plan:
 		p.plan(u)
 	case p.cfg.get != nil:
@@ -308,7 +405,7 @@ func (p *printer) urlString(u *ftpurl.URL) string {
 // read a line at a time: memory stays bounded by the longest line,
 // however long the input.
 func (p *printer) find(stdin io.Reader) {
-	defer p.recoverBug()
+	defer p.recoverBug(p.fail)
 	r := bufio.NewReaderSize(stdin, 64<<10)
 	var long []byte // a line longer than r's buffer, gathered
 	base := 0       // offset of the current line in the whole input
@@ -398,6 +495,7 @@ const (
 // shows a byte sequence that is not UTF-8 as U+FFFD, so "path" also
 // gives the path escaped, exactly.
 type urlJSON struct {
+	Input     string    `json:"input"`  // the input, password hidden (redactInput)
 	URL       string    `json:"url"`    // Redacted
 	Scheme    string    `json:"scheme"` // "ftp" or "ftps"
 	User      *string   `json:"user,omitempty"`
@@ -414,6 +512,12 @@ type urlJSON struct {
 	Login     loginJSON `json:"login"`
 	Plan      *planJSON `json:"plan,omitempty"`
 	PlanError string    `json:"plan_error,omitempty"`
+}
+
+// errorJSON is -json's object for an invalid URL.
+type errorJSON struct {
+	Input string `json:"input"` // the input, password hidden (redactInput)
+	Error string `json:"error"` // the error message, as on standard error
 }
 
 type loginJSON struct {
@@ -449,8 +553,10 @@ func newPlanJSON(pl *ftpurl.Plan) *planJSON {
 	}
 }
 
-func (p *printer) json(u *ftpurl.URL) {
+// json prints the object of u, parsed from raw.
+func (p *printer) json(raw string, u *ftpurl.URL) {
 	v := urlJSON{
+		Input:    redactInput(raw),
 		URL:      u.Redacted(),
 		Scheme:   u.Scheme,
 		Host:     u.Host,
@@ -481,6 +587,11 @@ func (p *printer) json(u *ftpurl.URL) {
 	} else {
 		v.Plan = newPlanJSON(pl)
 	}
+	p.encode(v)
+}
+
+// encode prints v as one line of JSON.
+func (p *printer) encode(v any) {
 	enc := json.NewEncoder(p.out)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {

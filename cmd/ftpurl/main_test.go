@@ -141,6 +141,7 @@ func TestInvalidURLPrintsErrorAndExitsOne(t *testing.T) {
 		name: "injection in the password",
 		args: []string{"-json", "ftp://foo:bar%0d%0aINJECTED@example.net/file.png"},
 		want: result{
+			stdout: `{"input":"ftp://foo:xxxxx@example.net/file.png","error":"ftpurl: parse \"ftp://foo:xxxxx@example.net/file.png\": control character at offset 13: percent-encoded control character in the password"}` + "\n",
 			stderr: `ftpurl: parse "ftp://foo:xxxxx@example.net/file.png": control character at offset 13: percent-encoded control character in the password` + "\n",
 			status: 1,
 		},
@@ -357,17 +358,17 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 	runTable(t, []cmdTest{{
 		name: "user without password",
 		args: []string{"-json", "ftp://user@example.com/%2Fetc/motd;type=a"},
-		want: result{stdout: `{"url":"ftp://user@example.com/%2Fetc/motd;type=a","scheme":"ftp","user":"user","host":"example.com","port":21,"address":"example.com:21","path":"/%2Fetc/motd","dirs":["/etc"],"name":"motd","type":"a",` +
+		want: result{stdout: `{"input":"ftp://user@example.com/%2Fetc/motd;type=a","url":"ftp://user@example.com/%2Fetc/motd;type=a","scheme":"ftp","user":"user","host":"example.com","port":21,"address":"example.com:21","path":"/%2Fetc/motd","dirs":["/etc"],"name":"motd","type":"a",` +
 			`"login":{"user":"user","ok":false},"plan":{"host":"example.com","dirs":["/etc"],"type":"a","action":"retrieve","name":"motd","commands":["CWD /etc","TYPE A","RETR motd"]}}` + "\n"},
 	}, {
 		name: "ftps: the scheme and its default port (2011 draft §5)",
 		args: []string{"-json", "ftps://h:990/f;type=i"},
-		want: result{stdout: `{"url":"ftps://h/f;type=i","scheme":"ftps","host":"h","port":990,"address":"h:990","path":"/f","dirs":[],"name":"f","type":"i",` +
+		want: result{stdout: `{"input":"ftps://h:990/f;type=i","url":"ftps://h/f;type=i","scheme":"ftps","host":"h","port":990,"address":"h:990","path":"/f","dirs":[],"name":"f","type":"i",` +
 			`"login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"i","action":"retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
 	}, {
 		name: "anonymous, no path, IPv6, port, query",
 		args: []string{"-json", "ftp://[2001:DB8::1]:2121?q&a#f"},
-		want: result{stdout: `{"url":"ftp://[2001:db8::1]:2121/?q&a#f","scheme":"ftp","host":"2001:db8::1","port":2121,"address":"[2001:db8::1]:2121","path":"/","dirs":[],"name":"",` +
+		want: result{stdout: `{"input":"ftp://[2001:DB8::1]:2121?q&a#f","url":"ftp://[2001:db8::1]:2121/?q&a#f","scheme":"ftp","host":"2001:db8::1","port":2121,"address":"[2001:db8::1]:2121","path":"/","dirs":[],"name":"",` +
 			`"query":"q&a","fragment":"f","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"[2001:db8::1]","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n"},
 	}, {
 		// The action is Action.MarshalText's name (Action's
@@ -377,21 +378,21 @@ func TestJSONPrintsPartsLoginAndPlan(t *testing.T) {
 		// case (Method.UnmarshalText), NoCWD joining the path.
 		name: "name-list and retrieve-or-list, method in upper case",
 		args: []string{"-json", "-method", "NOCWD", "ftp://h/a/b;type=d", "ftp://h/a/b"},
-		want: result{stdout: `{"url":"ftp://h/a/b;type=d","scheme":"ftp","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"a","action":"name-list","name":"a/b","commands":["TYPE A","NLST a/b"],` +
+		want: result{stdout: `{"input":"ftp://h/a/b;type=d","url":"ftp://h/a/b;type=d","scheme":"ftp","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","type":"d","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"a","action":"name-list","name":"a/b","commands":["TYPE A","NLST a/b"],` +
 			`"verify":{"host":"h","dirs":["a/b"],"action":"change-dir","commands":["CWD a/b"]}}}` + "\n" +
-			`{"url":"ftp://h/a/b","scheme":"ftp","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"i","action":"retrieve-or-list","name":"a/b","commands":["TYPE I","RETR a/b"],` +
+			`{"input":"ftp://h/a/b","url":"ftp://h/a/b","scheme":"ftp","host":"h","port":21,"address":"h:21","path":"/a/b","dirs":["a"],"name":"b","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"h","dirs":[],"type":"i","action":"retrieve-or-list","name":"a/b","commands":["TYPE I","RETR a/b"],` +
 			`"fallback":{"host":"h","dirs":["a/b"],"type":"a","action":"list","commands":["CWD a/b","TYPE A","LIST"]}}}` + "\n"},
 	}, {
 		name: "password and plan error",
 		args: []string{"-json", "ftp://alice:s3cret@h/a%3Cb/-x;type=d"},
-		want: result{stdout: `{"url":"ftp://alice:xxxxx@h/a%3Cb/-x;type=d","scheme":"ftp","user":"alice","password":"xxxxx","host":"h","port":21,"address":"h:21","path":"/a%3Cb/-x","dirs":["a<b"],"name":"-x","type":"d",` +
+		want: result{stdout: `{"input":"ftp://alice:xxxxx@h/a%3Cb/-x;type=d","url":"ftp://alice:xxxxx@h/a%3Cb/-x;type=d","scheme":"ftp","user":"alice","password":"xxxxx","host":"h","port":21,"address":"h:21","path":"/a%3Cb/-x","dirs":["a<b"],"name":"-x","type":"d",` +
 			`"login":{"user":"alice","password":"xxxxx","ok":true},"plan_error":"ftpurl: plan \"ftp://alice:xxxxx@h/a%3Cb/-x;type=d\": invalid path`},
 		prefix: true,
 	}, {
 		name: "one object a line",
 		args: []string{"-json", "ftp://a/", "ftp://b/f;type=i"},
-		want: result{stdout: `{"url":"ftp://a/","scheme":"ftp","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n" +
-			`{"url":"ftp://b/f;type=i","scheme":"ftp","host":"b","port":21,"address":"b:21","path":"/f","dirs":[],"name":"f","type":"i","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"b","dirs":[],"type":"i","action":"retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
+		want: result{stdout: `{"input":"ftp://a/","url":"ftp://a/","scheme":"ftp","host":"a","port":21,"address":"a:21","path":"/","dirs":[],"name":"","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"a","dirs":[],"type":"a","action":"list","commands":["TYPE A","LIST"]}}` + "\n" +
+			`{"input":"ftp://b/f;type=i","url":"ftp://b/f;type=i","scheme":"ftp","host":"b","port":21,"address":"b:21","path":"/f","dirs":[],"name":"f","type":"i","login":{"user":"anonymous","password":"xxxxx","ok":true},"plan":{"host":"b","dirs":[],"type":"i","action":"retrieve","name":"f","commands":["TYPE I","RETR f"]}}` + "\n"},
 	}})
 }
 
