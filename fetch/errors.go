@@ -258,3 +258,16 @@ func secretsOf(password string) []string {
 	}
 	return forms
 }
+
+// Timeout reports whether the step failed because time ran out: the
+// context's deadline, WithTimeout, WithDialTimeout or the Client's
+// StallTimeout. net/http's url.Error asks its cause this, so an
+// http.Client's error says Timeout() for an ftp URL as for an http
+// one.
+func (e *Error) Timeout() bool {
+	if errors.Is(e.Err, context.DeadlineExceeded) {
+		return true
+	}
+	var t interface{ Timeout() bool }
+	return errors.As(e.Err, &t) && t.Timeout()
+}

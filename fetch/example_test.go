@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/textproto"
 	"os"
 	"strings"
@@ -299,4 +300,28 @@ func ExampleWithDialTimeout() {
 	// Output:
 	// b
 	// top.txt
+}
+
+// A server that sends nothing for the Client's StallTimeout fails the
+// step, with or without a deadline; Error.Timeout says why.
+func ExampleError_Timeout() {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		c, err := l.Accept()
+		if err == nil {
+			defer c.Close()
+			time.Sleep(time.Second) // accepts, never greets
+		}
+	}()
+	cl := &fetch.Client{StallTimeout: 50 * time.Millisecond}
+	_, err = cl.Open(context.Background(), "ftp://"+l.Addr().String()+"/f")
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Op, fe.Timeout())
+	}
+	// Output: dial true
 }
