@@ -95,6 +95,34 @@ func ExamplePlan_Commands() {
 	// ["TYPE I" "RETR file.tar.gz"]
 }
 
+func ExamplePlan_Steps() {
+	p, err := ftpurl.MustParse("ftp://example.com/pub/%2Fetc/motd").Plan()
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range p.Steps() {
+		fmt.Printf("%-4s %q\n", s.Command, s.Arg)
+	}
+	for _, s := range p.Fallback.Steps() {
+		fmt.Printf("fallback: %v\n", s)
+	}
+	// Output:
+	// CWD  "/etc"
+	// TYPE "I"
+	// RETR "motd"
+	// fallback: CWD motd
+	// fallback: TYPE A
+	// fallback: LIST
+}
+
+func ExampleStep_String() {
+	fmt.Println(ftpurl.Step{Command: "CWD", Arg: "pub"})
+	fmt.Printf("%q\n", ftpurl.Step{Command: "LIST"}.String())
+	// Output:
+	// CWD pub
+	// "LIST"
+}
+
 func ExampleWithMethod() {
 	u := ftpurl.MustParse("ftp://example.com/pub/linux/kernel/README")
 	for _, m := range []ftpurl.Method{ftpurl.MultiCWD, ftpurl.SingleCWD, ftpurl.NoCWD} {

@@ -494,6 +494,9 @@ func checkPlan(t *testing.T, g Grammar, raw string, u *URL, dirs []string, name 
 	if lines == nil {
 		t.Fatalf("%v %q %v abs=%v: Commands = nil", g, raw, m, abs)
 	}
+	checkStepsAreCommands(t, p)
+	checkStepsAreCommands(t, p.Fallback)
+	checkStepsAreCommands(t, p.Verify)
 	cwds, types := 0, 0
 	for _, l := range lines {
 		if strings.ContainsAny(l, "\r\n\x00") {

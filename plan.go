@@ -241,26 +241,75 @@ type Plan struct {
 // a ChangeDir into the Name of a List or NameList Plan, with neither
 // Fallback nor Verify of its own. So it never renders a line that
 // injects a command. A nil *Plan has no lines: Commands returns nil.
+//
+// Commands is [Plan.Steps], each rendered by [Step.String].
 func (p *Plan) Commands() []string {
+	steps := p.Steps()
+	if steps == nil {
+		return nil
+	}
+	lines := make([]string, len(steps))
+	for i, s := range steps {
+		lines[i] = s.String()
+	}
+	return lines
+}
+
+// A Step is one command of a Plan, as an FTP client sends it after
+// login: the command and its argument, apart (RFC 959 §4.1: a command
+// is a four-letter code, a space and its argument, if it takes one).
+// A client that runs a Plan sends each Step and reads its reply, so it
+// can tell which one a server refused without parsing a line back.
+type Step struct {
+	// Command is the command's code in upper case (RFC 959 §4.1):
+	// "CWD", "TYPE", "RETR", "LIST" or "NLST".
+	Command string
+	// Arg is the argument, decoded octets as the Plan holds them: a
+	// directory for CWD (2011 draft §3.2.3 (1)), the upper-case type
+	// for TYPE ("A", "E", "I" or "U"; §3.2.3 (2), RFC 959 §5.3.2), the
+	// name for RETR, LIST and NLST (§3.2.3 (4)). "" for none: a LIST
+	// or NLST of the directory reached.
+	Arg string
+}
+
+// String returns the step as a command line without its CRLF (RFC 959
+// §4.1.3): Command, then a space and Arg when Arg is not empty, so
+// "CWD pub", "TYPE I" and "LIST", never "LIST " with a trailing space.
+func (s Step) String() string {
+	if s.Arg == "" {
+		return s.Command
+	}
+	return s.Command + " " + s.Arg
+}
+
+// Steps returns the commands a client sends after login, in order, one
+// Step a command, as Commands describes them (2011 draft §3.2.3):
+// {CWD, dir} for each non-empty element of Dirs (step (1)), {TYPE, X}
+// with X the upper-case letter of Type (step (2); none for a
+// [ChangeDir] Plan), then {RETR, Name}, {LIST, Name} or {NLST, Name}
+// (step (4)), whose Arg is "" when Name is. The steps of Fallback and
+// Verify are not among them; a client takes them from Fallback.Steps
+// and Verify.Steps when the server's answer calls for them.
+//
+// Steps returns nil for a nil *Plan and for a Plan that fails the
+// checks that Commands applies, so that it never hands back an argument
+// that injects a command (RFC 959 §4.1.3).
+func (p *Plan) Steps() []Step {
 	if p == nil || p.check() != nil {
 		return nil
 	}
-	lines := make([]string, 0, len(p.Dirs)+2)
+	steps := make([]Step, 0, len(p.Dirs)+2)
 	for _, d := range p.Dirs {
-		if d != "" {
-			lines = append(lines, "CWD "+d)
+		if d != "" { // a null segment sends nothing (§3.2.3 (1), Note)
+			steps = append(steps, Step{"CWD", d})
 		}
 	}
 	if p.Action == ChangeDir {
-		return lines
+		return steps
 	}
 	t, _ := p.Type.lower()
-	lines = append(lines, "TYPE "+string(rune(t-'a'+'A')))
-	verb := p.Action.verb()
-	if p.Name == "" {
-		return append(lines, verb)
-	}
-	return append(lines, verb+" "+p.Name)
+	steps = append(steps, Step{"TYPE", string(rune(t - 'a' + 'A'))})
+	return append(steps, Step{p.Action.verb(), p.Name})
 }
 
 // verb returns the command of a valid Action (2011 draft §3.2.3 (4)).

@@ -1075,6 +1075,85 @@ func TestCommandsOfAHandBuiltPlan(t *testing.T) {
 		if diff := cmp.Diff(tt.want, tt.p.Commands()); diff != "" {
 			t.Errorf("Commands of %+v (-want +got):\n%s", tt.p, diff)
 		}
+		checkStepsAreCommands(t, &tt.p)
+	}
+}
+
+// Plan.Steps' doc: the lines of Commands, each split at its first space
+// into the command and its argument (RFC 959 §4.1); nil where Commands
+// is nil; a LIST or NLST of the directory reached has no argument and
+// renders without a trailing space.
+func TestStepsAreCommandsApart(t *testing.T) {
+	tests := []struct {
+		raw  string
+		opts []PlanOption
+		want []Step
+	}{
+		{"ftp://h/pub/f.txt", nil, []Step{{"CWD", "pub"}, {"TYPE", "I"}, {"RETR", "f.txt"}}},
+		{"ftp://h/pub/", nil, []Step{{"CWD", "pub"}, {"TYPE", "A"}, {"LIST", ""}}},
+		{"ftp://h/pub/;type=d", nil, []Step{{"CWD", "pub"}, {"TYPE", "A"}, {"NLST", ""}}},
+		{"ftp://h/a%20b/c%20d;type=d", nil, []Step{{"CWD", "a b"}, {"TYPE", "A"}, {"NLST", "c d"}}},
+		{"ftp://h/pub/doc;type=e", nil, []Step{{"CWD", "pub"}, {"TYPE", "E"}, {"RETR", "doc"}}},
+		{"ftp://h/a/b/", []PlanOption{WithMethod(NoCWD)}, []Step{{"TYPE", "A"}, {"LIST", "a/b"}}},
+		{"ftp://h/a/b/f", []PlanOption{WithMethod(SingleCWD), WithAbsolutePaths()}, []Step{{"CWD", "/a/b"}, {"TYPE", "I"}, {"RETR", "f"}}},
+		{"ftp://h/odd/~", nil, []Step{{"CWD", "odd"}, {"TYPE", "I"}, {"RETR", "./~"}}},
+	}
+	for _, tt := range tests {
+		p := mustPlan(t, tt.raw, tt.opts...)
+		if diff := cmp.Diff(tt.want, p.Steps()); diff != "" {
+			t.Errorf("%s: Steps (-want +got):\n%s", tt.raw, diff)
+		}
+		checkStepsAreCommands(t, p)
+		checkStepsAreCommands(t, p.Fallback)
+		checkStepsAreCommands(t, p.Verify)
+	}
+	if got := mustPlan(t, "ftp://h/sub;type=d").Verify.Steps(); !slices.Equal(got, []Step{{"CWD", "sub"}}) {
+		t.Errorf("Verify.Steps() = %q, want [{CWD sub}]", got)
+	}
+	var nilPlan *Plan
+	if got := nilPlan.Steps(); got != nil {
+		t.Errorf("(*Plan)(nil).Steps() = %q, want nil", got)
+	}
+	for _, s := range []struct {
+		step Step
+		want string
+	}{
+		{Step{"LIST", ""}, "LIST"},
+		{Step{"NLST", ""}, "NLST"},
+		{Step{"CWD", "a b"}, "CWD a b"},
+		{Step{"TYPE", "A"}, "TYPE A"},
+	} {
+		if got := s.step.String(); got != s.want {
+			t.Errorf("%#v.String() = %q, want %q", s.step, got, s.want)
+		}
+	}
+}
+
+// checkStepsAreCommands checks that p's Steps render Commands line for
+// line, nil for nil, and that each Step is a known command whose
+// argument holds no CR, LF or NUL.
+func checkStepsAreCommands(t *testing.T, p *Plan) {
+	t.Helper()
+	steps, lines := p.Steps(), p.Commands()
+	if (steps == nil) != (lines == nil) || len(steps) != len(lines) {
+		t.Fatalf("Steps %q and Commands %q differ", steps, lines)
+	}
+	for i, s := range steps {
+		if s.String() != lines[i] {
+			t.Fatalf("Steps[%d] = %q renders %q, Commands has %q", i, s, s.String(), lines[i])
+		}
+		switch s.Command {
+		case "CWD", "TYPE", "RETR":
+			if s.Arg == "" {
+				t.Fatalf("Steps[%d] = %q: %s without an argument", i, s, s.Command)
+			}
+		case "LIST", "NLST":
+		default:
+			t.Fatalf("Steps[%d] = %q: unknown command", i, s)
+		}
+		if hasLineBreak(s.Arg) {
+			t.Fatalf("Steps[%d] = %q holds CR, LF or NUL", i, s)
+		}
 	}
 }
 
