@@ -2,7 +2,7 @@ package ftpurl
 
 // The allocation budgets, held by testing.AllocsPerRun so
 // that they cannot regress, and the proof that ASCII host names never
-// reach idna (normalizeName's doc).
+// reach idna (checkHostName's doc).
 
 import (
 	"strings"
@@ -194,7 +194,7 @@ func countIDNA(t *testing.T) *int {
 	return calls
 }
 
-// TestASCIIHostsNeverReachIDNA proves normalizeName's doc: an
+// TestASCIIHostsNeverReachIDNA proves checkHostName's doc: an
 // ASCII name with no label beginning "xn--" (any case) is lower-cased
 // and never reaches idna, in every grammar, whether it was written raw
 // or percent-encoded, and also when String normalizes a host set by

@@ -31,6 +31,21 @@ func ExampleURL_Login() {
 	// USER ftp, PASS anonymous@
 }
 
+func ExampleURL_NeedsPassword() {
+	for _, u := range []*ftpurl.URL{
+		ftpurl.MustParse("ftp://myname@host.example/file"),
+		ftpurl.MustParse("ftp://myname:secret@host.example/file"),
+		{User: ftpurl.User("me\r\nDELE x"), Host: "host.example"}, // built by hand
+	} {
+		user, _, ok := u.Login()
+		fmt.Printf("ok=%v user=%q needs a password: %v\n", ok, user, u.NeedsPassword())
+	}
+	// Output:
+	// ok=false user="myname" needs a password: true
+	// ok=true user="myname" needs a password: false
+	// ok=false user="" needs a password: false
+}
+
 func ExampleURL_Plan() {
 	u, err := ftpurl.Parse("ftp://ftp.example.com/pub/linux/README;type=a")
 	if err != nil {

@@ -271,7 +271,7 @@ func (g Grammar) Parse(rawURL string) (*URL, error) {
 	if !g.valid() {
 		f := fault{err: errUsage, off: -1,
 			detail: fmt.Sprintf("%v is not a Grammar (Lenient, RFC1738, RFC2396 or RFC3986)", g)}
-		return nil, f.error("parse", rawURL)
+		return nil, f.asError("parse", rawURL)
 	}
 	return parse(g, rawURL)
 }
@@ -312,7 +312,7 @@ func (g Grammar) ParseInto(u *URL, rawURL string) error {
 			*u = URL{}
 		}
 		f := fault{err: errUsage, off: -1, detail: detail}
-		return f.error("parse", rawURL)
+		return f.asError("parse", rawURL)
 	}
 	return parseInto(g, u, rawURL)
 }

@@ -111,11 +111,11 @@ func (p *parser) pathQueryFragment(u *URL, i int) (pathEnd int) {
 }
 
 // finish ends a parse: the *Error of the fault that ranks first, made
-// by the one redaction gate (fault.error), or the URL, u with the parts
+// by the one redaction gate (fault.asError), or the URL, u with the parts
 // gathered in p, on the heap.
 func (p *parser) finish(u *URL) (*URL, error) {
 	if p.fault.err != nil {
-		return nil, p.fault.error("parse", p.s)
+		return nil, p.fault.asError("parse", p.s)
 	}
 	return p.result(u), nil
 }
@@ -182,7 +182,7 @@ func parseInto(g Grammar, dst *URL, s string) error {
 		}
 		clear(dirs[:cap(dirs)])
 		*dst = URL{Dirs: dirs[:0]}
-		return p.fault.error("parse", s)
+		return p.fault.asError("parse", s)
 	}
 	switch {
 	case p.moreDirs != nil:
@@ -371,7 +371,7 @@ loop:
 	return end
 }
 
-func unescapeIf(s string, pct bool) string {
+func unescapeIfEscaped(s string, pct bool) string {
 	if pct {
 		return unescape(s)
 	}
@@ -446,16 +446,16 @@ func (p *parser) scan(lo, hi int, m uint32, err error, part string, ctl bool) (p
 		if s[i] == '%' {
 			pct = true
 		}
-		i += p.other(i, hi, m, err, part, ctl)
+		i += p.atomOutside(i, hi, m, err, part, ctl)
 	}
 	return pct
 }
 
-// other checks the byte at s[i], which is not in class m, and returns
+// atomOutside checks the byte at s[i], which is not in class m, and returns
 // how many bytes it takes: 3 for a valid escape (decoding to a control
 // character is a fault when ctl is set), the UTF-8 length of a ucschar
 // when m has allowUCS, and 1 for a fault.
-func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) int {
+func (p *parser) atomOutside(i, hi int, m uint32, err error, part string, ctl bool) int {
 	s := p.s
 	c := s[i]
 	switch {

@@ -101,6 +101,11 @@ func TestLoginFollowsTheAnonymousConventionAndTheURLsCredentials(t *testing.T) {
 			t.Errorf("Parse(%q).Login() = %q, %q, %v; want %q, %q, %v",
 				tt.raw, user, password, ok, tt.user, tt.password, tt.ok)
 		}
+		// A parsed URL can always send its userinfo: ok false means
+		// a password is needed, and only then (NeedsPassword's doc).
+		if got := u.NeedsPassword(); got != !tt.ok {
+			t.Errorf("Parse(%q).NeedsPassword() = %v, want %v", tt.raw, got, !tt.ok)
+		}
 	}
 }
 
@@ -123,6 +128,10 @@ func TestLoginRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 			t.Errorf("Login() of user %q = %q, %q, %v; want \"\", \"\", false",
 				ui.Username(), user, password, ok)
 		}
+		// Login's other ok false: no password helps here.
+		if u.NeedsPassword() {
+			t.Errorf("NeedsPassword() of user %q = true, want false: the userinfo cannot be sent", ui.Username())
+		}
 	}
 	// Other control characters are not line breaks: RFC 959 §5.3.2
 	// allows them in a <string>; Parse refuses them, Login does not.
@@ -133,6 +142,9 @@ func TestLoginRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 	var nilURL *URL
 	if user, password, ok := nilURL.Login(); user != "" || password != "" || ok {
 		t.Errorf("(*URL)(nil).Login() = %q, %q, %v", user, password, ok)
+	}
+	if nilURL.NeedsPassword() {
+		t.Errorf("(*URL)(nil).NeedsPassword() = true")
 	}
 }
 
