@@ -62,7 +62,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// ParseInto is Parse without allocating (Grammar.ParseInto's doc): on
+// ParseInto is Parse without allocating (Grammar.ParseInto's doc), and
+// never changes a Userinfo that a caller kept or another URL shares: on
 // every input, in every grammar, into a URL value that holds the parts
 // of earlier URLs (a Userinfo, directories), it gives Parse's parts or
 // Parse's error, and after an error the value holds no URL.
@@ -74,10 +75,20 @@ func FuzzParseInto(f *testing.F) {
 		f.Add(ex.in)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		u := URL{User: UserPassword("old", "secret"), Host: "old.example", Dirs: []string{"a", "b", "c"}, Name: "n", Type: 'i'}
+		shared := UserPassword("old", "secret")
+		u := URL{User: shared, Host: "old.example", Dirs: []string{"a", "b", "c"}, Name: "n", Type: 'i'}
 		for _, g := range allGrammars {
 			want, wantErr := g.Parse(s)
+			before := u.User // a Userinfo that the caller may have kept
+			var kept Userinfo
+			if before != nil {
+				kept = *before
+			}
 			err := g.ParseInto(&u, s)
+			// ParseInto never writes into a Userinfo (Userinfo's doc).
+			if *shared != *UserPassword("old", "secret") || before != nil && *before != kept {
+				t.Fatalf("%v %q: ParseInto changed a Userinfo that another URL holds", g, s)
+			}
 			switch {
 			case (err == nil) != (wantErr == nil):
 				t.Fatalf("%v %q: ParseInto error %v, Parse error %v", g, s, err, wantErr)

@@ -4,9 +4,9 @@ import "strings"
 
 // Userinfo is the immutable user name and optional password of a URL
 // (RFC 1738 §3.2.1, 2011 draft §3.2.2). Its methods accept a nil
-// *Userinfo, which has an empty user name and no password. The one
-// exception to immutable: [Grammar.ParseInto] overwrites the Userinfo
-// of the URL value it is given.
+// *Userinfo, which has an empty user name and no password. Nothing in
+// ftpurl changes a Userinfo once made, [Grammar.ParseInto] included, so
+// URLs may share one.
 type Userinfo struct {
 	username    string
 	password    string
