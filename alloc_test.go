@@ -2,7 +2,7 @@ package ftpurl
 
 // The allocation budgets, held by testing.AllocsPerRun so
 // that they cannot regress, and the proof that ASCII host names never
-// reach idna (normalizeName's doc).
+// reach idna (checkHostName's doc).
 
 import (
 	"strings"
@@ -194,7 +194,7 @@ func countIDNA(t *testing.T) *int {
 	return calls
 }
 
-// TestASCIIHostsNeverReachIDNA proves normalizeName's doc: an
+// TestASCIIHostsNeverReachIDNA proves checkHostName's doc: an
 // ASCII name with no label beginning "xn--" (any case) is lower-cased
 // and never reaches idna, in every grammar, whether it was written raw
 // or percent-encoded, and also when String normalizes a host set by
@@ -322,5 +322,38 @@ func TestParseIntoKeepsNoStaleSegments(t *testing.T) {
 		if d != "" {
 			t.Errorf("Dirs array slot %d still holds %q", i+1, d)
 		}
+	}
+}
+
+// ParseInto's doc and Userinfo's: ParseInto never writes into a
+// Userinfo, so one that a caller kept from an earlier call, or that
+// another URL shares, keeps its user and password; the same userinfo
+// again keeps the same Userinfo, which is what makes a reused URL value
+// allocate nothing.
+func TestParseIntoNeverChangesASharedUserinfo(t *testing.T) {
+	parsed := MustParse("ftp://alice:secret@h.example/f")
+	u := URL{User: parsed.User}
+	if err := Lenient.ParseInto(&u, "ftp://bob:other@h.example/f"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := parsed.User.Password(); parsed.User.Username() != "alice" || got != "secret" {
+		t.Errorf("the Parse result's Userinfo became %q, %q", parsed.User.Username(), got)
+	}
+	kept := u.User
+	if err := Lenient.ParseInto(&u, "ftp://carol@h.example/f"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := kept.Password(); kept.Username() != "bob" || got != "other" {
+		t.Errorf("a Userinfo kept from the last call became %q, %q", kept.Username(), got)
+	}
+	if u.User.Username() != "carol" {
+		t.Errorf("User %q, want carol", u.User.Username())
+	}
+	same := u.User
+	if err := Lenient.ParseInto(&u, "ftp://carol@other.example/g"); err != nil {
+		t.Fatal(err)
+	}
+	if u.User != same {
+		t.Errorf("the same userinfo got a new Userinfo")
 	}
 }

@@ -114,7 +114,7 @@ var errUsage = errors.New("invalid argument")
 
 // A fault is a refusal on its way to becoming an *Error: the sentinel,
 // where the fault is, what is wrong, and which text the detail quotes.
-// Its method error is the one place that makes an *Error, and so the
+// Its method asError is the one place that makes an *Error, and so the
 // one redaction gate that every entry point goes through (Parse,
 // ResolveReference, FromURL, UnmarshalText and Plan): it hides the
 // password in Error.URL and drops a detail that would quote from the
@@ -143,11 +143,11 @@ func (f *fault) record(off int, err error, detail string, qlo, qhi int) {
 	*f = fault{err: err, off: off, detail: detail, qlo: qlo, qhi: qhi}
 }
 
-// error returns the *Error of operation op for the fault in input: URL
+// asError returns the *Error of operation op for the fault in input: URL
 // is the input with its password hidden (see Error), and the detail is
 // dropped when it quotes text that overlaps the hidden range or holds
 // f.secret.
-func (f *fault) error(op, input string) *Error {
+func (f *fault) asError(op, input string) *Error {
 	detail := f.detail
 	lo, hi, ok := passwordSpan(input)
 	if ok && f.qlo < f.qhi && f.qlo < hi && lo < f.qhi {
@@ -172,15 +172,14 @@ func redactInput(s string) string {
 // whose detail quotes none of the input.
 func newError(op, s string, off int, err error, detail string) *Error {
 	f := fault{err: err, off: off, detail: detail}
-	return f.error(op, s)
+	return f.asError(op, s)
 }
 
-// newPlanError returns the *Error of Plan for URL u, which has no input
-// to point into: Error.URL is u.Redacted(), and Offset is -1. It goes
-// through the same gate as Parse; a detail that holds u's password is
-// dropped.
-func newPlanError(u *URL, err error, detail string) *Error {
-	f := fault{err: err, off: -1, detail: detail}
+// newPlanError returns the *Error of Plan for URL u and the fault f
+// of its value (valueFault): Error.URL is u.Redacted(), and Offset is
+// -1. It goes through the same gate as Parse; a detail that holds u's
+// password is dropped.
+func newPlanError(u *URL, f *fault) *Error {
 	if u != nil && u.User != nil {
 		f.secret = u.User.password
 	}
@@ -188,7 +187,7 @@ func newPlanError(u *URL, err error, detail string) *Error {
 	if u != nil {
 		input = u.Redacted()
 	}
-	return f.error("plan", input)
+	return f.asError("plan", input)
 }
 
 // cutURL cuts s to maxErrorURL bytes with "…".

@@ -31,6 +31,21 @@ func ExampleURL_Login() {
 	// USER ftp, PASS anonymous@
 }
 
+func ExampleURL_NeedsPassword() {
+	for _, u := range []*ftpurl.URL{
+		ftpurl.MustParse("ftp://myname@host.example/file"),
+		ftpurl.MustParse("ftp://myname:secret@host.example/file"),
+		{User: ftpurl.User("me\r\nDELE x"), Host: "host.example"}, // built by hand
+	} {
+		user, _, ok := u.Login()
+		fmt.Printf("ok=%v user=%q needs a password: %v\n", ok, user, u.NeedsPassword())
+	}
+	// Output:
+	// ok=false user="myname" needs a password: true
+	// ok=true user="myname" needs a password: false
+	// ok=false user="" needs a password: false
+}
+
 func ExampleURL_Plan() {
 	u, err := ftpurl.Parse("ftp://ftp.example.com/pub/linux/README;type=a")
 	if err != nil {
@@ -93,6 +108,34 @@ func ExamplePlan_Commands() {
 	// ["CWD ?foo" "CWD #bar" "TYPE A" "RETR file.txt"]
 	// ["CWD pub" "TYPE A" "LIST"]
 	// ["TYPE I" "RETR file.tar.gz"]
+}
+
+func ExamplePlan_Steps() {
+	p, err := ftpurl.MustParse("ftp://example.com/pub/%2Fetc/motd").Plan()
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range p.Steps() {
+		fmt.Printf("%-4s %q\n", s.Command, s.Arg)
+	}
+	for _, s := range p.Fallback.Steps() {
+		fmt.Printf("fallback: %v\n", s)
+	}
+	// Output:
+	// CWD  "/etc"
+	// TYPE "I"
+	// RETR "motd"
+	// fallback: CWD motd
+	// fallback: TYPE A
+	// fallback: LIST
+}
+
+func ExampleStep_String() {
+	fmt.Println(ftpurl.Step{Command: "CWD", Arg: "pub"})
+	fmt.Printf("%q\n", ftpurl.Step{Command: "LIST"}.String())
+	// Output:
+	// CWD pub
+	// "LIST"
 }
 
 func ExampleWithMethod() {

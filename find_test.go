@@ -10,8 +10,8 @@ import (
 )
 
 // Tests of Grammar.FindAll (FindAll's doc).
-// The fuzz target FuzzFindAll and the reference implementation are
-// in fuzz_test.go.
+// The fuzz target FuzzFindAll is in fuzz_test.go, the reference
+// implementation in slow_test.go.
 
 type findCase struct {
 	name string

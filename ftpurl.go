@@ -271,23 +271,24 @@ func (g Grammar) Parse(rawURL string) (*URL, error) {
 	if !g.valid() {
 		f := fault{err: errUsage, off: -1,
 			detail: fmt.Sprintf("%v is not a Grammar (Lenient, RFC1738, RFC2396 or RFC3986)", g)}
-		return nil, f.error("parse", rawURL)
+		return nil, f.asError("parse", rawURL)
 	}
 	return parse(g, rawURL)
 }
 
 // ParseInto is [Grammar.Parse] without allocating, for programs that
 // parse millions of URLs (crawls, logs, mirror lists): it writes the URL
-// into *u, reusing the array of u.Dirs and the [Userinfo] that u.User
-// points to.
+// into *u, reusing the array of u.Dirs.
 //
-// ParseInto overwrites that array and that Userinfo, whoever made them:
-// give it a URL value that only it fills (start from the zero URL and
-// pass the same one each time), never a copy of a URL that Parse
-// returned or one that holds a Userinfo shared with other code, and do
-// not keep u.Dirs or u.User from an earlier call. Copy a URL that must
-// outlive the next call with [URL.String] and Parse, or by copying Dirs
-// and *User.
+// ParseInto overwrites that array, whoever made it: give it a URL value
+// that only it fills (start from the zero URL and pass the same one each
+// time), never a copy of a URL that Parse returned, and do not keep
+// u.Dirs from an earlier call. Copy a URL that must outlive the next
+// call with [URL.String] and Parse, or by copying Dirs. It never writes
+// into a [Userinfo], which stays immutable: u.User is kept when the new
+// URL's userinfo is the same, and otherwise points to a new Userinfo, so
+// a u.User kept from an earlier call, or shared with another URL, is
+// never changed.
 //
 // It allocates nothing for a URL whose segments and userinfo hold no
 // escape, whose query and fragment are already in normal form, and whose
@@ -295,7 +296,7 @@ func (g Grammar) Parse(rawURL string) (*URL, error) {
 // already in *u, in another case), a dotted quad, or an IPv6 address as
 // RFC 5952 §4 writes it. The parts are then substrings of rawURL. It allocates
 // an array for u.Dirs when the one it has is too small, and a Userinfo
-// for a URL with userinfo that follows one without. u.Dirs may be empty
+// for a URL whose userinfo differs from that of u.User. u.Dirs may be empty
 // rather than nil for a URL without directories; the two mean the same.
 //
 // On error *u holds no part of the old or the new URL (its String is
@@ -312,7 +313,7 @@ func (g Grammar) ParseInto(u *URL, rawURL string) error {
 			*u = URL{}
 		}
 		f := fault{err: errUsage, off: -1, detail: detail}
-		return f.error("parse", rawURL)
+		return f.asError("parse", rawURL)
 	}
 	return parseInto(g, u, rawURL)
 }

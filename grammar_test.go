@@ -406,7 +406,7 @@ var rfc3986Cases = []grammarCase{
 	{in: "ftp://[0:0:0:0:0:0:0:1]:21/", str: "ftp://[::1]/", why: "RFC 5952: ::1"},
 	{in: "ftp://%C4%A5ost.example.com/", str: "ftp://xn--ost-4sa.example.com/", why: "reg-name of percent-encoded UTF-8 to A-labels (2011 draft §6.3.1)"},
 	{in: "ftp://my_host.example.com/", str: "ftp://my_host.example.com/", why: "\"_\" is unreserved, and allowed in names (Grammar's doc)"},
-	{in: "ftp://example.com./", str: "ftp://example.com./", why: "a final dot is kept (normalizeName's doc)"},
+	{in: "ftp://example.com./", str: "ftp://example.com./", why: "a final dot is kept (checkHostName's doc)"},
 	{in: "ftp://h:/", str: "ftp://h/", why: "port = *DIGIT (RFC 3986 §3.2.3)"},
 	{in: "ftp://h/f;type=e", str: "ftp://h/f;type=e", why: "typecode e"},
 	{in: "ftp://h/f;type=u", str: "ftp://h/f;type=u", why: "typecode u"},

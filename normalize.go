@@ -74,13 +74,6 @@ func sameUser(a, b *Userinfo) bool {
 		(!a.passwordSet || a.password == b.password)
 }
 
-// sameHost reports whether String writes hosts a and b the same.
-func sameHost(a, b string) bool {
-	ha, ia := hostForm(a)
-	hb, ib := hostForm(b)
-	return ha == hb && ia == ib
-}
-
 // Percent-encoding, RFC 3986 §2.1. Parse does not stop at a bad escape:
 // it decodes every part before it reports, so unescape keeps a "%" that
 // is not followed by two hex digits. escape counts first and returns its
@@ -370,30 +363,4 @@ func schemeForm(s string) string {
 func (u *URL) isZero() bool {
 	return u.Scheme == "" && u.User == nil && u.Host == "" && u.Port == 0 && len(u.Dirs) == 0 &&
 		u.Name == "" && u.Type == 0 && u.RawQuery == "" && u.Fragment == ""
-}
-
-// hostForm returns the host as String writes it (see normalizeHost),
-// and whether it is an IPv6 address, which String puts in brackets. A
-// host set by hand that is not a valid host is written with its bytes
-// outside RFC 3986 reg-name percent-encoded, so that String stays ASCII.
-func hostForm(h string) (host string, ipv6 bool) {
-	if isNormalName(h) {
-		return h, false // as Parse stores it (an A-label was checked then)
-	}
-	host, ipv6, detail := normalizeHost(h)
-	if detail != "" {
-		return escape(strings.ToLower(h), cUser3986, false), false
-	}
-	return host, ipv6
-}
-
-// isNormalName reports whether h is already as String writes it: lower
-// case letters, digits, "-", "_" and "." only.
-func isNormalName(h string) bool {
-	for i := 0; i < len(h); i++ {
-		if c := h[i]; chars[c]&cHostName == 0 || 'A' <= c && c <= 'Z' {
-			return false
-		}
-	}
-	return true
 }

@@ -84,13 +84,29 @@ func parse(g Grammar, s string) (*URL, error) {
 	var p parser // not a composite literal, which Go builds aside and copies
 	p.r, p.s = g.rules(), s
 	var u URL
-
-	i, authority := p.scheme(&u)
-	if authority {
-		i = p.authority(&u, i)
-	}
-	p.pathQueryFragment(&u, i)
+	p.url(&u)
 	return p.finish(&u)
+}
+
+// The parse driver, in net/url's shape: one step reads the scheme and
+// the authority, the next the path, query and fragment. Parse and
+// ParseInto run both (url); FindAll's candidates run them apart, so
+// that a candidate whose authority fails costs no more than that.
+
+// url parses all of p.s into u.
+func (p *parser) url(u *URL) {
+	p.pathQueryFragment(u, p.schemeAuthority(u))
+}
+
+// schemeAuthority reads the scheme, "//" and the authority, and returns
+// where the path starts. Where "//" is missing after the scheme, the
+// fault is recorded and the path starts after the ":".
+func (p *parser) schemeAuthority(u *URL) int {
+	i, authority := p.scheme(u)
+	if authority {
+		i = p.authority(u, i)
+	}
+	return i
 }
 
 // pathQueryFragment parses what follows the authority, from offset i:
@@ -111,11 +127,11 @@ func (p *parser) pathQueryFragment(u *URL, i int) (pathEnd int) {
 }
 
 // finish ends a parse: the *Error of the fault that ranks first, made
-// by the one redaction gate (fault.error), or the URL, u with the parts
+// by the one redaction gate (fault.asError), or the URL, u with the parts
 // gathered in p, on the heap.
 func (p *parser) finish(u *URL) (*URL, error) {
 	if p.fault.err != nil {
-		return nil, p.fault.error("parse", p.s)
+		return nil, p.fault.asError("parse", p.s)
 	}
 	return p.result(u), nil
 }
@@ -133,11 +149,7 @@ type candidate struct {
 // whether they hold no fault.
 func (c *candidate) authority(g Grammar, s string) bool {
 	c.p, c.u = parser{r: g.rules(), s: s}, URL{}
-	i, auth := c.p.scheme(&c.u)
-	if auth {
-		i = c.p.authority(&c.u, i)
-	}
-	c.end = i
+	c.end = c.p.schemeAuthority(&c.u)
 	return c.p.fault.err == nil
 }
 
@@ -159,8 +171,10 @@ func (c *candidate) rest(g Grammar, s string, authOK bool) *URL {
 }
 
 // parseInto is ParseInto for a valid grammar g: the parse of parse,
-// with the result written into *dst, whose Dirs array and Userinfo it
-// reuses.
+// with the result written into *dst, whose Dirs array it reuses. It
+// never writes into a Userinfo: it keeps dst.User when the new userinfo
+// is the same, and otherwise points dst.User at a new one, so that a
+// Userinfo stays immutable whoever shares it.
 func parseInto(g Grammar, dst *URL, s string) error {
 	var p parser // not a composite literal, which Go builds aside and copies
 	p.r, p.s, p.prevHost = g.rules(), s, dst.Host
@@ -168,21 +182,15 @@ func parseInto(g Grammar, dst *URL, s string) error {
 	if dirs != nil {
 		p.moreDirs = dirs[:0]
 	}
-	// The parts are written into *dst field by field: a copy of a
-	// whole URL would cost more than the parse of its path.
-	dst.Scheme, dst.User, dst.Host, dst.Port, dst.Dirs, dst.Name, dst.Type, dst.RawQuery, dst.Fragment = "", nil, "", 0, nil, "", 0, "", ""
-	i, authority := p.scheme(dst)
-	if authority {
-		i = p.authority(dst, i)
-	}
-	p.pathQueryFragment(dst, i)
+	*dst = URL{}
+	p.url(dst)
 	if p.fault.err != nil {
 		if p.moreDirs != nil {
 			dirs = p.moreDirs
 		}
 		clear(dirs[:cap(dirs)])
 		*dst = URL{Dirs: dirs[:0]}
-		return p.fault.error("parse", s)
+		return p.fault.asError("parse", s)
 	}
 	switch {
 	case p.moreDirs != nil:
@@ -195,10 +203,10 @@ func parseInto(g Grammar, dst *URL, s string) error {
 		dst.Dirs = append(make([]string, 0, max(p.ndirs, 8)), p.dirs[:p.ndirs]...)
 	}
 	if p.hasUser {
-		if ui == nil {
+		if ui == nil || *ui != p.user {
 			ui = new(Userinfo)
+			*ui = p.user
 		}
-		*ui = p.user
 		dst.User = ui
 	}
 	return nil
@@ -371,7 +379,7 @@ loop:
 	return end
 }
 
-func unescapeIf(s string, pct bool) string {
+func unescapeIfEscaped(s string, pct bool) string {
 	if pct {
 		return unescape(s)
 	}
@@ -446,16 +454,16 @@ func (p *parser) scan(lo, hi int, m uint32, err error, part string, ctl bool) (p
 		if s[i] == '%' {
 			pct = true
 		}
-		i += p.other(i, hi, m, err, part, ctl)
+		i += p.atomOutside(i, hi, m, err, part, ctl)
 	}
 	return pct
 }
 
-// other checks the byte at s[i], which is not in class m, and returns
+// atomOutside checks the byte at s[i], which is not in class m, and returns
 // how many bytes it takes: 3 for a valid escape (decoding to a control
 // character is a fault when ctl is set), the UTF-8 length of a ucschar
 // when m has allowUCS, and 1 for a fault.
-func (p *parser) other(i, hi int, m uint32, err error, part string, ctl bool) int {
+func (p *parser) atomOutside(i, hi int, m uint32, err error, part string, ctl bool) int {
 	s := p.s
 	c := s[i]
 	switch {

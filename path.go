@@ -50,7 +50,7 @@ loop:
 			}
 			i++
 			p.next = i
-			p.addDir(unescapeIf(s[start:i-1], pct))
+			p.addDir(unescapeIfEscaped(s[start:i-1], pct))
 			start, pct, semi = i, false, -1
 			continue
 		case c == '#' || c == '?' && !p.r.questionIsData:
@@ -66,7 +66,7 @@ loop:
 		case c == '%':
 			pct = true
 		}
-		i += p.other(i, len(s), m, ErrPath, "path", true)
+		i += p.atomOutside(i, len(s), m, ErrPath, "path", true)
 	}
 	if start == lo && i == lo {
 		return i // no path: the same as "/" (2011 draft §3.2.3)
@@ -78,7 +78,7 @@ loop:
 	if semi >= 0 && strict && semi < start+len(name) {
 		p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
 	}
-	u.Name = unescapeIf(name, pct && strings.IndexByte(name, '%') >= 0)
+	u.Name = unescapeIfEscaped(name, pct && strings.IndexByte(name, '%') >= 0)
 	if at >= 0 {
 		u.Type = p.typecode(start+at, code)
 	}

@@ -238,7 +238,7 @@ const (
 	reEscape     = `%[0-9A-Fa-f]{2}`
 	reEscapeNoCC = `%(?:[2-6][0-9A-Fa-f]|7[0-9A-Ea-e]|[89A-Fa-f][0-9A-Fa-f])`
 	// An escape of a byte outside ASCII: in a host, it makes the name an
-	// IDN, which IDNA checks (normalizeName's doc).
+	// IDN, which IDNA checks (checkHostName's doc).
 	reEscapeNonASCII = `%[89A-Fa-f][0-9A-Fa-f]`
 	// RFC 3986 §3.2.2 dec-octet: 0..255 without leading zeros.
 	reDecOctet = `(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])`

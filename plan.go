@@ -241,26 +241,75 @@ type Plan struct {
 // a ChangeDir into the Name of a List or NameList Plan, with neither
 // Fallback nor Verify of its own. So it never renders a line that
 // injects a command. A nil *Plan has no lines: Commands returns nil.
+//
+// Commands is [Plan.Steps], each rendered by [Step.String].
 func (p *Plan) Commands() []string {
+	steps := p.Steps()
+	if steps == nil {
+		return nil
+	}
+	lines := make([]string, len(steps))
+	for i, s := range steps {
+		lines[i] = s.String()
+	}
+	return lines
+}
+
+// A Step is one command of a Plan, as an FTP client sends it after
+// login: the command and its argument, apart (RFC 959 §4.1: a command
+// is a four-letter code, a space and its argument, if it takes one).
+// A client that runs a Plan sends each Step and reads its reply, so it
+// can tell which one a server refused without parsing a line back.
+type Step struct {
+	// Command is the command's code in upper case (RFC 959 §4.1):
+	// "CWD", "TYPE", "RETR", "LIST" or "NLST".
+	Command string
+	// Arg is the argument, decoded octets as the Plan holds them: a
+	// directory for CWD (2011 draft §3.2.3 (1)), the upper-case type
+	// for TYPE ("A", "E", "I" or "U"; §3.2.3 (2), RFC 959 §5.3.2), the
+	// name for RETR, LIST and NLST (§3.2.3 (4)). "" for none: a LIST
+	// or NLST of the directory reached.
+	Arg string
+}
+
+// String returns the step as a command line without its CRLF (RFC 959
+// §4.1.3): Command, then a space and Arg when Arg is not empty, so
+// "CWD pub", "TYPE I" and "LIST", never "LIST " with a trailing space.
+func (s Step) String() string {
+	if s.Arg == "" {
+		return s.Command
+	}
+	return s.Command + " " + s.Arg
+}
+
+// Steps returns the commands a client sends after login, in order, one
+// Step a command, as Commands describes them (2011 draft §3.2.3):
+// {CWD, dir} for each non-empty element of Dirs (step (1)), {TYPE, X}
+// with X the upper-case letter of Type (step (2); none for a
+// [ChangeDir] Plan), then {RETR, Name}, {LIST, Name} or {NLST, Name}
+// (step (4)), whose Arg is "" when Name is. The steps of Fallback and
+// Verify are not among them; a client takes them from Fallback.Steps
+// and Verify.Steps when the server's answer calls for them.
+//
+// Steps returns nil for a nil *Plan and for a Plan that fails the
+// checks that Commands applies, so that it never hands back an argument
+// that injects a command (RFC 959 §4.1.3).
+func (p *Plan) Steps() []Step {
 	if p == nil || p.check() != nil {
 		return nil
 	}
-	lines := make([]string, 0, len(p.Dirs)+2)
+	steps := make([]Step, 0, len(p.Dirs)+2)
 	for _, d := range p.Dirs {
-		if d != "" {
-			lines = append(lines, "CWD "+d)
+		if d != "" { // a null segment sends nothing (§3.2.3 (1), Note)
+			steps = append(steps, Step{"CWD", d})
 		}
 	}
 	if p.Action == ChangeDir {
-		return lines
+		return steps
 	}
 	t, _ := p.Type.lower()
-	lines = append(lines, "TYPE "+string(rune(t-'a'+'A')))
-	verb := p.Action.verb()
-	if p.Name == "" {
-		return append(lines, verb)
-	}
-	return append(lines, verb+" "+p.Name)
+	steps = append(steps, Step{"TYPE", string(rune(t - 'a' + 'A'))})
+	return append(steps, Step{p.Action.verb(), p.Name})
 }
 
 // verb returns the command of a valid Action (2011 draft §3.2.3 (4)).
@@ -280,11 +329,11 @@ func sendsType(t Typecode) bool {
 	return t == TypeASCII || t == TypeEBCDIC || t == TypeImage || t == TypeUnicode
 }
 
-// A planFault is why a Plan's arguments cannot be sent: the sentinel
-// and what is wrong, in plain words. It never quotes an argument.
-type planFault struct {
-	err    error
-	detail string
+// valueFault returns the fault of a URL or Plan value, which has no
+// input to point into (Offset -1): why its arguments cannot be sent,
+// in plain words that never quote an argument.
+func valueFault(err error, detail string) *fault {
+	return &fault{err: err, off: -1, detail: detail}
 }
 
 // check is the one argument check of a Plan, shared by URL.Plan and
@@ -296,7 +345,7 @@ type planFault struct {
 // the argument of a List or NameList, with no Fallback or Verify. A
 // Fallback and a Verify are checked too, so a Plan that passes can be
 // run to its end.
-func (p *Plan) check() *planFault {
+func (p *Plan) check() *fault {
 	if f := lineBreakFault("the host", p.Host); f != nil {
 		return f
 	}
@@ -309,22 +358,22 @@ func (p *Plan) check() *planFault {
 		return f
 	}
 	if !p.Action.valid() {
-		return &planFault{ErrPath, "unknown " + p.Action.String()}
+		return valueFault(ErrPath, "unknown "+p.Action.String())
 	}
 	if p.Action == ChangeDir {
 		if p.Type != TypeNone || p.Name != "" || !slices.ContainsFunc(p.Dirs, func(d string) bool { return d != "" }) {
-			return &planFault{ErrPath, "a change-dir plan sends CWD lines alone: no type, no name, and at least one directory"}
+			return valueFault(ErrPath, "a change-dir plan sends CWD lines alone: no type, no name, and at least one directory")
 		}
 	} else if t, _ := p.Type.lower(); !sendsType(t) {
-		return &planFault{ErrTypecode, fmt.Sprintf("type %q is not one that TYPE takes (a, e, i or u; RFC 959 §3.1.1)", p.Type)}
+		return valueFault(ErrTypecode, fmt.Sprintf("type %q is not one that TYPE takes (a, e, i or u; RFC 959 §3.1.1)", p.Type))
 	}
 	if (p.Action == List || p.Action == NameList) && strings.HasPrefix(p.Name, "-") {
-		return &planFault{ErrPath, fmt.Sprintf(`the %s argument begins with "-", which servers read as options of ls`, p.Action.verb())}
+		return valueFault(ErrPath, fmt.Sprintf(`the %s argument begins with "-", which servers read as options of ls`, p.Action.verb()))
 	}
 	if v := p.Verify; v != nil {
 		if (p.Action != List && p.Action != NameList) || p.Name == "" ||
 			v.Action != ChangeDir || len(v.Dirs) != 1 || v.Dirs[0] != p.Name || v.Fallback != nil || v.Verify != nil {
-			return &planFault{ErrPath, "a Verify belongs to a LIST or NLST with an argument, is CWD of that argument, and has no Fallback or Verify"}
+			return valueFault(ErrPath, "a Verify belongs to a LIST or NLST with an argument, is CWD of that argument, and has no Fallback or Verify")
 		}
 		if f := v.check(); f != nil {
 			return f
@@ -332,7 +381,7 @@ func (p *Plan) check() *planFault {
 	}
 	if p.Fallback != nil {
 		if p.Action != RetrieveOrList || p.Fallback.Fallback != nil {
-			return &planFault{ErrPath, "a Fallback belongs to a RetrieveOrList plan and has none of its own"}
+			return valueFault(ErrPath, "a Fallback belongs to a RetrieveOrList plan and has none of its own")
 		}
 		return p.Fallback.check()
 	}
@@ -351,11 +400,11 @@ func (p *Plan) verify() *Plan {
 
 // lineBreakFault reports the first CR, LF or NUL in s, the argument
 // called what; nil when there is none.
-func lineBreakFault(what, s string) *planFault {
+func lineBreakFault(what, s string) *fault {
 	if !hasLineBreak(s) {
 		return nil
 	}
-	return &planFault{ErrControl, what + " holds " + lineBreakName(s)}
+	return valueFault(ErrControl, what+" holds "+lineBreakName(s))
 }
 
 // Plan returns the arguments of the commands that retrieve the resource
@@ -438,7 +487,7 @@ func lineBreakFault(what, s string) *planFault {
 // not faults of a URL: the *Error then wraps no sentinel.
 func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	if u == nil {
-		return nil, newPlanError(nil, errUsage, "Plan of a nil *URL")
+		return nil, newPlanError(nil, valueFault(errUsage, "Plan of a nil *URL"))
 	}
 	var c planConfig
 	for _, opt := range opts {
@@ -447,14 +496,14 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 		}
 	}
 	if !c.method.valid() {
-		return nil, newPlanError(u, errUsage, fmt.Sprintf("unknown %v: want MultiCWD, SingleCWD or NoCWD", c.method))
+		return nil, newPlanError(u, valueFault(errUsage, fmt.Sprintf("unknown %v: want MultiCWD, SingleCWD or NoCWD", c.method)))
 	}
 	if f := u.checkPlannable(); f != nil {
-		return nil, newPlanError(u, f.err, f.detail)
+		return nil, newPlanError(u, f)
 	}
 	host, ipv6, detail := normalizeHost(u.Host)
 	if detail != "" {
-		return nil, newPlanError(u, ErrHost, detail)
+		return nil, newPlanError(u, valueFault(ErrHost, detail))
 	}
 	if ipv6 {
 		host = "[" + host + "]"
@@ -469,7 +518,7 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	}
 	p.Verify = p.verify()
 	if f := p.check(); f != nil {
-		return nil, newPlanError(u, f.err, f.detail)
+		return nil, newPlanError(u, f)
 	}
 	return p, nil
 }
@@ -478,7 +527,7 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 // arguments do not show: a user or password (the USER and PASS
 // arguments) with CR, LF or NUL, and a typecode that is not an ASCII
 // letter. Faults come in the order that Parse ranks them.
-func (u *URL) checkPlannable() *planFault {
+func (u *URL) checkPlannable() *fault {
 	if u.User != nil {
 		if f := lineBreakFault("the user name", u.User.username); f != nil {
 			return f
@@ -486,7 +535,7 @@ func (u *URL) checkPlannable() *planFault {
 		if hasLineBreak(u.User.password) {
 			// Never say which byte: the password is a secret, and
 			// its length is none of the message's business.
-			return &planFault{ErrControl, "the password holds CR, LF or NUL"}
+			return valueFault(ErrControl, "the password holds CR, LF or NUL")
 		}
 	}
 	if f := lineBreakFault("the host", u.Host); f != nil {
@@ -502,9 +551,9 @@ func (u *URL) checkPlannable() *planFault {
 	}
 	switch _, letter := u.Type.lower(); {
 	case u.Type == '\r' || u.Type == '\n':
-		return &planFault{ErrControl, "the typecode is " + lineBreakName(string(rune(u.Type)))}
+		return valueFault(ErrControl, "the typecode is "+lineBreakName(string(rune(u.Type))))
 	case u.Type != TypeNone && !letter:
-		return &planFault{ErrTypecode, fmt.Sprintf("typecode %#02x is not a letter (2011 draft §3.1)", byte(u.Type))}
+		return valueFault(ErrTypecode, fmt.Sprintf("typecode %#02x is not a letter (2011 draft §3.1)", byte(u.Type)))
 	}
 	return nil
 }

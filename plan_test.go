@@ -101,6 +101,11 @@ func TestLoginFollowsTheAnonymousConventionAndTheURLsCredentials(t *testing.T) {
 			t.Errorf("Parse(%q).Login() = %q, %q, %v; want %q, %q, %v",
 				tt.raw, user, password, ok, tt.user, tt.password, tt.ok)
 		}
+		// A parsed URL can always send its userinfo: ok false means
+		// a password is needed, and only then (NeedsPassword's doc).
+		if got := u.NeedsPassword(); got != !tt.ok {
+			t.Errorf("Parse(%q).NeedsPassword() = %v, want %v", tt.raw, got, !tt.ok)
+		}
 	}
 }
 
@@ -123,6 +128,10 @@ func TestLoginRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 			t.Errorf("Login() of user %q = %q, %q, %v; want \"\", \"\", false",
 				ui.Username(), user, password, ok)
 		}
+		// Login's other ok false: no password helps here.
+		if u.NeedsPassword() {
+			t.Errorf("NeedsPassword() of user %q = true, want false: the userinfo cannot be sent", ui.Username())
+		}
 	}
 	// Other control characters are not line breaks: RFC 959 §5.3.2
 	// allows them in a <string>; Parse refuses them, Login does not.
@@ -133,6 +142,9 @@ func TestLoginRefusesLineBreaksInHandBuiltUserinfo(t *testing.T) {
 	var nilURL *URL
 	if user, password, ok := nilURL.Login(); user != "" || password != "" || ok {
 		t.Errorf("(*URL)(nil).Login() = %q, %q, %v", user, password, ok)
+	}
+	if nilURL.NeedsPassword() {
+		t.Errorf("(*URL)(nil).NeedsPassword() = true")
 	}
 }
 
@@ -1074,6 +1086,85 @@ func TestCommandsOfAHandBuiltPlan(t *testing.T) {
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, tt.p.Commands()); diff != "" {
 			t.Errorf("Commands of %+v (-want +got):\n%s", tt.p, diff)
+		}
+		checkStepsAreCommands(t, &tt.p)
+	}
+}
+
+// Plan.Steps' doc: the lines of Commands, each split at its first space
+// into the command and its argument (RFC 959 §4.1); nil where Commands
+// is nil; a LIST or NLST of the directory reached has no argument and
+// renders without a trailing space.
+func TestStepsAreCommandsApart(t *testing.T) {
+	tests := []struct {
+		raw  string
+		opts []PlanOption
+		want []Step
+	}{
+		{"ftp://h/pub/f.txt", nil, []Step{{"CWD", "pub"}, {"TYPE", "I"}, {"RETR", "f.txt"}}},
+		{"ftp://h/pub/", nil, []Step{{"CWD", "pub"}, {"TYPE", "A"}, {"LIST", ""}}},
+		{"ftp://h/pub/;type=d", nil, []Step{{"CWD", "pub"}, {"TYPE", "A"}, {"NLST", ""}}},
+		{"ftp://h/a%20b/c%20d;type=d", nil, []Step{{"CWD", "a b"}, {"TYPE", "A"}, {"NLST", "c d"}}},
+		{"ftp://h/pub/doc;type=e", nil, []Step{{"CWD", "pub"}, {"TYPE", "E"}, {"RETR", "doc"}}},
+		{"ftp://h/a/b/", []PlanOption{WithMethod(NoCWD)}, []Step{{"TYPE", "A"}, {"LIST", "a/b"}}},
+		{"ftp://h/a/b/f", []PlanOption{WithMethod(SingleCWD), WithAbsolutePaths()}, []Step{{"CWD", "/a/b"}, {"TYPE", "I"}, {"RETR", "f"}}},
+		{"ftp://h/odd/~", nil, []Step{{"CWD", "odd"}, {"TYPE", "I"}, {"RETR", "./~"}}},
+	}
+	for _, tt := range tests {
+		p := mustPlan(t, tt.raw, tt.opts...)
+		if diff := cmp.Diff(tt.want, p.Steps()); diff != "" {
+			t.Errorf("%s: Steps (-want +got):\n%s", tt.raw, diff)
+		}
+		checkStepsAreCommands(t, p)
+		checkStepsAreCommands(t, p.Fallback)
+		checkStepsAreCommands(t, p.Verify)
+	}
+	if got := mustPlan(t, "ftp://h/sub;type=d").Verify.Steps(); !slices.Equal(got, []Step{{"CWD", "sub"}}) {
+		t.Errorf("Verify.Steps() = %q, want [{CWD sub}]", got)
+	}
+	var nilPlan *Plan
+	if got := nilPlan.Steps(); got != nil {
+		t.Errorf("(*Plan)(nil).Steps() = %q, want nil", got)
+	}
+	for _, s := range []struct {
+		step Step
+		want string
+	}{
+		{Step{"LIST", ""}, "LIST"},
+		{Step{"NLST", ""}, "NLST"},
+		{Step{"CWD", "a b"}, "CWD a b"},
+		{Step{"TYPE", "A"}, "TYPE A"},
+	} {
+		if got := s.step.String(); got != s.want {
+			t.Errorf("%#v.String() = %q, want %q", s.step, got, s.want)
+		}
+	}
+}
+
+// checkStepsAreCommands checks that p's Steps render Commands line for
+// line, nil for nil, and that each Step is a known command whose
+// argument holds no CR, LF or NUL.
+func checkStepsAreCommands(t *testing.T, p *Plan) {
+	t.Helper()
+	steps, lines := p.Steps(), p.Commands()
+	if (steps == nil) != (lines == nil) || len(steps) != len(lines) {
+		t.Fatalf("Steps %q and Commands %q differ", steps, lines)
+	}
+	for i, s := range steps {
+		if s.String() != lines[i] {
+			t.Fatalf("Steps[%d] = %q renders %q, Commands has %q", i, s, s.String(), lines[i])
+		}
+		switch s.Command {
+		case "CWD", "TYPE", "RETR":
+			if s.Arg == "" {
+				t.Fatalf("Steps[%d] = %q: %s without an argument", i, s, s.Command)
+			}
+		case "LIST", "NLST":
+		default:
+			t.Fatalf("Steps[%d] = %q: unknown command", i, s)
+		}
+		if hasLineBreak(s.Arg) {
+			t.Fatalf("Steps[%d] = %q holds CR, LF or NUL", i, s)
 		}
 	}
 }

@@ -4,9 +4,9 @@ import "strings"
 
 // Userinfo is the immutable user name and optional password of a URL
 // (RFC 1738 §3.2.1, 2011 draft §3.2.2). Its methods accept a nil
-// *Userinfo, which has an empty user name and no password. The one
-// exception to immutable: [Grammar.ParseInto] overwrites the Userinfo
-// of the URL value it is given.
+// *Userinfo, which has an empty user name and no password. Nothing in
+// ftpurl changes a Userinfo once made, [Grammar.ParseInto] included, so
+// URLs may share one.
 type Userinfo struct {
 	username    string
 	password    string
@@ -57,9 +57,9 @@ func (p *parser) userinfo(lo, hi int) {
 		// 2011 draft §3.1: user = 1*usp-char
 		p.fail(lo, ErrUserinfo, "empty user name (2011 draft §3.1: user = 1*usp-char)")
 	}
-	ui.username = unescapeIf(s[lo:userEnd], p.scan(lo, userEnd, p.r.user, ErrUserinfo, "user name", true))
+	ui.username = unescapeIfEscaped(s[lo:userEnd], p.scan(lo, userEnd, p.r.user, ErrUserinfo, "user name", true))
 	if colon >= 0 {
-		ui.password = unescapeIf(s[userEnd+1:hi], p.scan(userEnd+1, hi, p.r.password, ErrUserinfo, "password", true))
+		ui.password = unescapeIfEscaped(s[userEnd+1:hi], p.scan(userEnd+1, hi, p.r.password, ErrUserinfo, "password", true))
 		ui.passwordSet = true
 	}
 }
@@ -73,8 +73,8 @@ const (
 )
 
 // Login returns the arguments of the USER and PASS commands (2011 draft
-// §3.2.2, 1997 draft §2.1), and ok false when the caller must ask the
-// user for a password, or the URL cannot log in at all:
+// §3.2.2, 1997 draft §2.1), and ok true when the client can send them
+// as they are:
 //
 //   - no userinfo ("ftp://host/"): "anonymous", "anonymous@", true, the
 //     anonymous convention of RFC 1635;
@@ -93,31 +93,67 @@ const (
 //     built by hand can have ([Parse] refuses every control character):
 //     "", "", false. Such a URL cannot log in safely (RFC 959 §4.1.3).
 //
-// Login of a nil *URL is "", "", false.
+// So ok false means one of two things, and user tells them apart:
+//
+//   - user is not "": a password is needed. The caller asks for one and
+//     sends it with user ([URL.NeedsPassword] reports this case alone);
+//   - user is "": the userinfo cannot be sent at all, and no password
+//     helps ([URL.Plan] refuses such a URL with [ErrControl]).
+//
+// Login of a nil *URL is "", "", false: nothing to send.
 func (u *URL) Login() (user, password string, ok bool) {
+	user, password, st := u.login()
+	return user, password, st == loginReady
+}
+
+// NeedsPassword reports whether u names a user who must give a password
+// that the URL does not hold: a non-empty user name that is not
+// anonymous, without a password (RFC 1738 §3.2.1: "the program
+// interpreting the FTP URL should request one from the user"). It is
+// exactly the case of [URL.Login]'s ok false with a user; it is false
+// when Login's ok is true, and for a URL whose userinfo cannot be sent
+// at all (CR, LF or NUL) or a nil *URL, where asking for a password
+// would not help.
+func (u *URL) NeedsPassword() bool {
+	_, _, st := u.login()
+	return st == loginNeedsPassword
+}
+
+// loginState is what Login found: the arguments can be sent, a password
+// must be asked for, or the userinfo cannot be sent.
+type loginState int
+
+const (
+	loginReady loginState = iota
+	loginNeedsPassword
+	loginUnsendable
+)
+
+// login is Login, with its two kinds of ok false apart.
+func (u *URL) login() (user, password string, st loginState) {
 	if u == nil {
-		return "", "", false
+		return "", "", loginUnsendable
 	}
 	if u.User == nil {
-		return anonymousUser, anonymousPassword, true
+		return anonymousUser, anonymousPassword, loginReady
 	}
 	name := u.User.username
 	pass, hasPass := u.User.Password()
 	if hasLineBreak(name) || hasLineBreak(pass) {
-		return "", "", false
+		return "", "", loginUnsendable
 	}
 	switch {
 	case name == "":
 		if hasPass {
-			return anonymousUser, pass, true
+			return anonymousUser, pass, loginReady
 		}
-		return anonymousUser, anonymousPassword, true
+		return anonymousUser, anonymousPassword, loginReady
 	case hasPass:
-		return name, pass, true
+		return name, pass, loginReady
 	case isAnonymous(name):
-		return name, anonymousPassword, true
+		return name, anonymousPassword, loginReady
 	}
-	return name, "", false
+	return name, "", loginNeedsPassword
 }
 
 // isAnonymous reports whether name is "anonymous" or "ftp" in any ASCII
