@@ -208,73 +208,89 @@ func reusable(err error) bool {
 	if !errors.As(err, &e) || e.Code == 0 || e.Code == 421 {
 		return false
 	}
-	var ne interface{ Timeout() bool }
-	return !errors.As(err, &ne) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	return !e.Timeout() && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, context.Canceled)
 }
 
 // run runs the plan on resp's session.
 func (resp *Response) run(r *request) error {
-	s, p := resp.sess, r.plan
-	if err := resp.steps(p, false); err != nil {
-		return err
+	p := r.plan
+	st, e := resp.steps(p, false)
+	if e != nil {
+		return e
 	}
-	switch p.Action {
-	case ftpurl.List:
-		if e := resp.list(p, false); e != nil {
+	switch st.Command {
+	case "LIST":
+		if e := resp.list(p, st, false); e != nil {
 			return e
 		}
 		return nil
-	case ftpurl.NameList:
-		if e := resp.nameList(p); e != nil {
+	case "NLST":
+		if e := resp.nameList(p, st); e != nil {
 			return e
 		}
 		return nil
-	case ftpurl.Retrieve:
-		body, err := resp.retr(p.Name)
+	case "RETR":
+		if p.Action == ftpurl.RetrieveOrList {
+			return resp.retrieveOrList(p, st)
+		}
+		body, err := resp.retr(st)
 		if err != nil {
 			return err
 		}
-		resp.body, resp.Action = body, ftpurl.Retrieve
+		resp.body, resp.Action, resp.retrCmd = body, ftpurl.Retrieve, st.String()
 		return nil
-	case ftpurl.RetrieveOrList:
-		return resp.retrieveOrList(p)
 	}
-	return &Error{Op: "plan", URL: s.redacted, Err: errors.New("the plan has no action: " + p.Action.String())}
+	return &Error{Op: "plan", URL: resp.sess.redacted, Err: errors.New("the plan has no action: " + p.Action.String())}
 }
 
-// steps sends the CWD and TYPE commands of p. The first plan of a
-// reused session starts from where the plan starts (goHome).
-func (resp *Response) steps(p *ftpurl.Plan, fallback bool) *Error {
+// steps sends the CWD and TYPE steps of p (ftpurl.Plan.Steps) and
+// returns its last step, the action (RETR, LIST or NLST; none for a
+// Verify). The first plan of a reused session starts from where the
+// plan starts (goHome), and skips the CWDs the session has made
+// already.
+func (resp *Response) steps(p *ftpurl.Plan, fallback bool) (ftpurl.Step, *Error) {
 	s := resp.sess
-	dirs := nonNull(p.Dirs)
+	steps := p.Steps()
+	if steps == nil {
+		return ftpurl.Step{}, &Error{Op: "plan", URL: s.redacted, Err: errors.New("the plan fails ftpurl's checks (Plan.Steps is nil)")}
+	}
+	skip := 0
 	if !fallback {
-		skip, err := s.goHome(p)
-		if err != nil {
-			e := s.fail("cwd", "CWD "+s.home, err)
-			return e
-		}
-		dirs = dirs[skip:]
-	}
-	for _, d := range dirs {
-		if err := s.cwdTo(d, true); err != nil {
-			e := s.fail("cwd", "CWD "+d, err)
-			e.Fallback = fallback
-			e.notFound = e.Code == ftp.StatusFileUnavailable
-			return e
+		var err error
+		if skip, err = s.goHome(p); err != nil {
+			return ftpurl.Step{}, s.fail("cwd", "CWD "+s.home, err)
 		}
 	}
-	if err := s.setType(p.Type); err != nil {
-		e := s.fail("type", "TYPE "+strings.ToUpper(string(rune(p.Type))), err)
-		e.Fallback = fallback
-		return e
+	for _, st := range steps {
+		switch st.Command {
+		case "CWD":
+			if skip > 0 {
+				skip--
+				continue
+			}
+			if err := s.cwdTo(st.Arg, true); err != nil {
+				e := s.fail("cwd", st.String(), err)
+				e.Fallback = fallback
+				e.notFound = e.Code == ftp.StatusFileUnavailable
+				return ftpurl.Step{}, e
+			}
+		case "TYPE":
+			if err := s.setType(ftpurl.Typecode(strings.ToLower(st.Arg)[0])); err != nil {
+				e := s.fail("type", st.String(), err)
+				e.Fallback = fallback
+				return ftpurl.Step{}, e
+			}
+		default:
+			return st, nil
+		}
 	}
-	return nil
+	return ftpurl.Step{}, nil
 }
 
 // retr starts RETR name, after REST for an offset and SIZE where the
 // 150 reply may not give the size.
-func (resp *Response) retr(name string) (*ftp.Response, error) {
-	s := resp.sess
+func (resp *Response) retr(st ftpurl.Step) (*ftp.Response, error) {
+	s, name := resp.sess, st.Arg
 	_, hasSize := s.ctl.features()["SIZE"]
 	if hasSize && s.typ == ftpurl.TypeImage && (!s.sizeIn150 || resp.offset > 0) {
 		// RFC 3659 §4: the size of the file as TYPE I transfers it.
@@ -291,7 +307,7 @@ func (resp *Response) retr(name string) (*ftp.Response, error) {
 		if cmd, _, _ := s.ctl.status(); strings.HasPrefix(cmd, "REST ") {
 			return nil, s.fail("rest", cmd, err)
 		}
-		e := s.fail("retr", "RETR "+name, err)
+		e := s.fail("retr", st.String(), err)
 		e.notFound = e.Code == ftp.StatusFileUnavailable
 		return nil, e
 	}
@@ -324,12 +340,12 @@ func sizeIn150(text string) int64 {
 }
 
 // list runs LIST and gives the session back.
-func (resp *Response) list(p *ftpurl.Plan, fallback bool) *Error {
+func (resp *Response) list(p *ftpurl.Plan, st ftpurl.Step, fallback bool) *Error {
 	s := resp.sess
-	cmd := strings.TrimSpace("LIST " + p.Name)
+	cmd := st.String()
 	var buf bytes.Buffer
 	s.setListing(&buf)
-	entries, err := s.conn.List(p.Name)
+	entries, err := s.conn.List(st.Arg)
 	s.setListing(nil)
 	if err != nil {
 		e := s.fail("list", cmd, err)
@@ -341,7 +357,7 @@ func (resp *Response) list(p *ftpurl.Plan, fallback bool) *Error {
 	}
 	lines := splitLines(buf.String())
 	if len(entries) == 0 {
-		if err := resp.verify(p, lines, fallback); err != nil {
+		if err := resp.verify(p, st, lines, fallback); err != nil {
 			return err
 		}
 	}
@@ -351,17 +367,17 @@ func (resp *Response) list(p *ftpurl.Plan, fallback bool) *Error {
 }
 
 // nameList runs NLST and gives the session back.
-func (resp *Response) nameList(p *ftpurl.Plan) *Error {
+func (resp *Response) nameList(p *ftpurl.Plan, st ftpurl.Step) *Error {
 	s := resp.sess
 	var buf bytes.Buffer
 	s.setListing(&buf)
-	names, err := s.conn.NameList(p.Name)
+	names, err := s.conn.NameList(st.Arg)
 	s.setListing(nil)
 	if err != nil {
-		return s.fail("nlst", strings.TrimSpace("NLST "+p.Name), err)
+		return s.fail("nlst", st.String(), err)
 	}
 	if len(names) == 0 {
-		if err := resp.verify(p, nil, false); err != nil {
+		if err := resp.verify(p, st, nil, false); err != nil {
 			return err
 		}
 	}
@@ -376,20 +392,20 @@ func (resp *Response) nameList(p *ftpurl.Plan) *Error {
 // for a directory, 550 for nothing (ErrNotFound). A listing that has
 // lines but no entry is an error too: an "ls" error text is no
 // directory.
-func (resp *Response) verify(p *ftpurl.Plan, lines []string, fallback bool) *Error {
+func (resp *Response) verify(p *ftpurl.Plan, listing ftpurl.Step, lines []string, fallback bool) *Error {
 	s := resp.sess
-	op, cmd := "list", "LIST"
-	if p.Action == ftpurl.NameList {
-		op, cmd = "nlst", "NLST"
-	}
+	op := strings.ToLower(listing.Command)
 	if v := p.Verify; v != nil {
-		for _, d := range v.Dirs {
-			if err := s.cwdTo(d, true); err != nil {
-				e := s.fail("verify", "CWD "+d, err)
+		for _, st := range v.Steps() {
+			if st.Command != "CWD" {
+				continue
+			}
+			if err := s.cwdTo(st.Arg, true); err != nil {
+				e := s.fail("verify", st.String(), err)
 				e.Fallback = fallback
 				e.notFound = e.Code == ftp.StatusFileUnavailable
 				if e.notFound {
-					e.note = cmd + " " + p.Name + " listed nothing"
+					e.note = listing.String() + " listed nothing"
 				}
 				return e
 			}
@@ -399,7 +415,7 @@ func (resp *Response) verify(p *ftpurl.Plan, lines []string, fallback bool) *Err
 		if f := strings.Fields(l); len(f) == 2 && f[0] == "total" {
 			continue
 		}
-		e := s.fail(op, strings.TrimSpace(cmd+" "+p.Name), errors.New("the listing holds no entry that fetch can read; its first line: "+strconv.Quote(clip(l))))
+		e := s.fail(op, listing.String(), errors.New("the listing holds no entry that fetch can read; its first line: "+strconv.Quote(clip(l))))
 		e.Fallback = fallback
 		return e
 	}
@@ -433,9 +449,9 @@ func (resp *Response) endListing() {
 // retrieveOrList runs RETR, and the plan's Fallback when the server
 // refuses it with 550: at once, or after the 150, when the transfer
 // ends without a byte (ftpserverlib answers so for a directory).
-func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
+func (resp *Response) retrieveOrList(p *ftpurl.Plan, st ftpurl.Step) error {
 	s := resp.sess
-	body, err := resp.retr(p.Name)
+	body, err := resp.retr(st)
 	var retrErr *Error
 	if err == nil {
 		// Read until the first byte or the end of the transfer.
@@ -443,7 +459,7 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
 		for {
 			n, rerr := body.Read(buf)
 			if n > 0 {
-				resp.body, resp.peek, resp.Action = body, buf[:n], ftpurl.Retrieve
+				resp.body, resp.peek, resp.Action, resp.retrCmd = body, buf[:n], ftpurl.Retrieve, st.String()
 				resp.n = int64(n)
 				return nil
 			}
@@ -455,12 +471,12 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
 				// A data connection that breaks where the server refuses
 				// the transfer (ftpserverlib over TLS, for a directory):
 				// the reply decides.
-				retrErr = s.fail("retr", "RETR "+p.Name, errors.Join(cerr, rerr))
+				retrErr = s.fail("retr", st.String(), errors.Join(cerr, rerr))
 				break
 			}
 			if cerr == nil {
 				// An empty file: the reply confirmed the transfer.
-				resp.Action = ftpurl.Retrieve
+				resp.Action, resp.retrCmd = ftpurl.Retrieve, st.String()
 				if resp.Size > 0 {
 					return resp.short()
 				}
@@ -471,7 +487,7 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
 				resp.finish(true)
 				return nil
 			}
-			retrErr = s.fail("retr", "RETR "+p.Name, cerr)
+			retrErr = s.fail("retr", st.String(), cerr)
 			break
 		}
 	} else if !errors.As(err, &retrErr) {
@@ -482,11 +498,12 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan) error {
 		return retrErr
 	}
 	fb := p.Fallback
-	if e := resp.steps(fb, true); e != nil {
+	fst, e := resp.steps(fb, true)
+	if e != nil {
 		e.prior = retrErr
 		return e
 	}
-	if e := resp.list(fb, true); e != nil {
+	if e := resp.list(fb, fst, true); e != nil {
 		e.prior = retrErr
 		return e
 	}
@@ -556,9 +573,10 @@ type Response struct {
 	// must be checked before they name a file (filepath.IsLocal).
 	Names []string
 
-	client *Client
-	cancel context.CancelFunc
-	offset int64
+	client  *Client
+	cancel  context.CancelFunc
+	offset  int64
+	retrCmd string // the RETR step, for Read's errors
 
 	mu       sync.Mutex // held by Read and by Close's bookkeeping
 	sess     *session   // nil once the session is given back or closed
@@ -614,7 +632,7 @@ func (r *Response) Read(p []byte) (int, error) {
 		return n, r.readErr
 	}
 	if err != io.EOF {
-		r.readErr = s.fail("retr", "RETR "+r.Plan.Name, err)
+		r.readErr = s.fail("retr", r.retrCmd, err)
 		r.finish(false)
 		return n, r.readErr
 	}
@@ -623,7 +641,7 @@ func (r *Response) Read(p []byte) (int, error) {
 	body := r.body
 	r.body = nil
 	if cerr := body.Close(); cerr != nil {
-		r.readErr = s.fail("retr", "RETR "+r.Plan.Name, cerr)
+		r.readErr = s.fail("retr", r.retrCmd, cerr)
 		r.finish(reusable(r.readErr))
 		return n, r.readErr
 	}
@@ -643,7 +661,7 @@ func (r *Response) short() error {
 	if r.Size < 0 || r.Plan.Type != ftpurl.TypeImage && r.Plan.Type != 0 || r.sess.typ != ftpurl.TypeImage || r.n >= want {
 		return nil
 	}
-	e := r.sess.fail("retr", "RETR "+r.Plan.Name, io.ErrUnexpectedEOF)
+	e := r.sess.fail("retr", r.retrCmd, io.ErrUnexpectedEOF)
 	e.note = "the server ended the transfer after " + strconv.FormatInt(r.n, 10) + " of " + strconv.FormatInt(want, 10) + " bytes"
 	r.readErr = e
 	r.finish(false)

@@ -56,7 +56,7 @@ func (resp *Response) stat(r *request) (fs.FileInfo, error) {
 	s := resp.sess
 	p := *r.plan
 	p.Type = ftpurl.TypeImage // SIZE counts TYPE I bytes (RFC 3659 §4)
-	if err := resp.steps(&p, false); err != nil {
+	if _, err := resp.steps(&p, false); err != nil {
 		return nil, err
 	}
 	fi := &fileInfo{name: baseName(r.u), size: -1}
