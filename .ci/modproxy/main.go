@@ -381,7 +381,7 @@ func check(repo, version string) error {
 	if len(faults) > 0 {
 		return errors.New(strings.Join(faults, "\n\t"))
 	}
-	fmt.Printf("no replace in any go.mod; go.work uses . and ./%s and replaces %s %s with ./; %s requires %[3]s %[4]s\n",
+	fmt.Printf("no replace in any go.mod; go.work uses . and ./%s and replaces %s %s with ./; %s requires %[2]s %[3]s\n",
 		fetchDir, w.rootPath, version, w.fetchPath)
 	return nil
 }
