@@ -341,7 +341,7 @@ func check(repo, version string) error {
 			return err
 		}
 		for _, r := range f.Replace {
-			fault("%s: replace %s: no go.mod may have a replace directive (go install pkg@version refuses the module, and go get ignores it); go.work has the replacement", name, r.Old.Path)
+			fault("%s: replace %s: no go.mod may have a replace directive (go install pkg@version refuses the module, and go get ignores it); develop through go.work instead", name, r.Old.Path)
 		}
 	}
 
