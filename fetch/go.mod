@@ -1,13 +1,11 @@
 module github.com/ftpurl/ftpurl/fetch
 
-go 1.26.8
-
-replace github.com/ftpurl/ftpurl => ../
+go 1.26.0
 
 require (
 	github.com/creack/pty v1.1.24
 	github.com/fclairamb/ftpserverlib v0.25.0
-	github.com/ftpurl/ftpurl v0.0.0-00010101000000-000000000000
+	github.com/ftpurl/ftpurl v0.2.0
 	github.com/jlaffaye/ftp v0.2.4
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/afero v1.15.0
