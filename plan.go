@@ -350,8 +350,10 @@ func (p *Plan) check() *fault {
 		return f
 	}
 	for i, d := range p.Dirs {
-		if f := lineBreakFault("directory "+strconv.Itoa(i+1), d); f != nil {
-			return f
+		// The label is built only for a fault: a plan of millions of
+		// directories costs no string a directory.
+		if hasLineBreak(d) {
+			return lineBreakFault("directory "+strconv.Itoa(i+1), d)
 		}
 	}
 	if f := lineBreakFault("the name", p.Name); f != nil {
@@ -542,8 +544,10 @@ func (u *URL) checkPlannable() *fault {
 		return f
 	}
 	for i, d := range u.Dirs {
-		if f := lineBreakFault("directory "+strconv.Itoa(i+1), d); f != nil {
-			return f
+		// The label is built only for a fault: a plan of millions of
+		// directories costs no string a directory.
+		if hasLineBreak(d) {
+			return lineBreakFault("directory "+strconv.Itoa(i+1), d)
 		}
 	}
 	if f := lineBreakFault("the name", u.Name); f != nil {
@@ -608,6 +612,7 @@ func (p *Plan) route(dirs []string, name string, c planConfig) string {
 	}
 	switch c.method {
 	case MultiCWD:
+		p.Dirs = make([]string, 0, len(dirs)+1)
 		if root {
 			p.Dirs = append(p.Dirs, "/")
 		}
