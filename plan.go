@@ -651,6 +651,11 @@ func (p *Plan) route(dirs []string, name string, c planConfig) string {
 // result begins with: -1 when it begins with root's "/" or is empty.
 func joinPath(root bool, dirs []string, name string) (string, int) {
 	var b strings.Builder
+	n := len(name) + len(dirs) + 1
+	for _, d := range dirs {
+		n += len(d)
+	}
+	b.Grow(n) // once, however many directories
 	start := -1
 	if root {
 		b.WriteByte('/')
