@@ -2,16 +2,17 @@ package fetch_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/ftpurl/ftpurl"
 	"github.com/ftpurl/ftpurl/fetch"
 )
 
@@ -180,4 +181,39 @@ func TestSessionsAreKeptPerTLSMode(t *testing.T) {
 	}
 }
 
-var _ = ftpurl.Lenient
+// An http.Client fetches ftps URLs (implicit TLS) through RoundTrip:
+// GET, HEAD, a Range and a missing name, on every server with an
+// implicit TLS listener.
+func TestRoundTripFTPS(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			srv := needTLS(t, name)
+			if srv.implicitAddr == "" {
+				t.Skipf("%s has no implicit TLS", name)
+			}
+			cl := &fetch.Client{TLSConfig: &tls.Config{RootCAs: testCAPool}}
+			defer cl.CloseIdleConnections()
+			tr := &http.Transport{}
+			tr.RegisterProtocol("ftps", cl)
+			hc := &http.Client{Transport: tr}
+			base := "ftps://" + srv.implicitAddr + "/"
+
+			resp, body := do(t, hc, "GET", base+"binary.bin")
+			if resp.StatusCode != 200 || !bytes.Equal(body, binaryFile()) || resp.ContentLength != 256 {
+				t.Errorf("GET: %d, %d bytes, Content-Length %d", resp.StatusCode, len(body), resp.ContentLength)
+			}
+			resp, _ = do(t, hc, "HEAD", base+"text.txt")
+			if resp.StatusCode != 200 || resp.ContentLength != int64(len(textFile)) || resp.Header.Get("Last-Modified") == "" {
+				t.Errorf("HEAD: %d, Content-Length %d, Last-Modified %q", resp.StatusCode, resp.ContentLength, resp.Header.Get("Last-Modified"))
+			}
+			resp, body = do(t, hc, "GET", base+"binary.bin", "Range", "bytes=250-")
+			if resp.StatusCode != 206 || !bytes.Equal(body, binaryFile()[250:]) || resp.Header.Get("Content-Range") != "bytes 250-255/256" {
+				t.Errorf("Range: %d, %d bytes, Content-Range %q", resp.StatusCode, len(body), resp.Header.Get("Content-Range"))
+			}
+			resp, _ = do(t, hc, "GET", base+"missing.txt")
+			if resp.StatusCode != 404 {
+				t.Errorf("GET of a missing name: %d, want 404", resp.StatusCode)
+			}
+		})
+	}
+}
