@@ -1,5 +1,5 @@
-// Package fetch retrieves what an ftp URL names: the file as a stream of
-// bytes, or the listing of a directory, in one call.
+// Package fetch gets what an ftp or ftps URL names: a file as a stream
+// of bytes, its size and time, or the listing of a directory.
 //
 //	resp, err := fetch.Open(ctx, "ftp://ftp.example.org/pub/README")
 //	if err != nil {
@@ -8,27 +8,23 @@
 //	defer resp.Close()
 //	_, err = io.Copy(os.Stdout, resp)
 //
-// Open parses the URL with package ftpurl, logs in as [ftpurl.URL.Login]
-// says, and runs the [ftpurl.Plan] of the URL exactly, command by
-// command, with github.com/jlaffaye/ftp, as the 2011 draft
-// (draft-yevstifeyev-ftp-uri-scheme-06) §3.2.3 says: one CWD per
-// directory (1), one TYPE (2), then RETR, LIST or NLST (4a)-(4d). A URL whose
-// last segment may name a file or a directory (no ";type=", §3.2.3
-// (4d)) is tried with RETR first and listed when the server refuses it
-// with 550 (RFC 959 §4.2: "Requested action not taken. File
-// unavailable").
+// Open and Stat parse the URL with package ftpurl, log in as
+// [ftpurl.URL.Login] says, and run the URL's [ftpurl.Plan] step by step
+// ([ftpurl.Plan.Steps]) with github.com/jlaffaye/ftp, as the 2011 draft
+// (draft-yevstifeyev-ftp-uri-scheme-06) §3.2.3 says. A [Client] keeps
+// the sessions it logged in and reuses them for the next URL of the same
+// server; [Client.RoundTrip] makes a net/http Client fetch ftp URLs.
 //
-// Where jlaffaye/ftp would depart from the plan, it is told not to: it
-// lists with LIST, never MLSD (RFC 3659 §7 makes MLSD an extension, and
-// the plan says LIST), and it does not send "OPTS UTF8 ON" (the 2011
-// draft §3.3 sends the octets of the path as they are). Its login sends
-// "TYPE I" of its own; the plan's TYPE comes after it, so the plan's
-// type is the one in force.
+// TLS: an ftps:// URL is TLS from the first byte (implicit, port 990);
+// [WithTLS] secures an ftp:// URL with AUTH TLS (RFC 4217) and never
+// falls back to clear text. Every data connection is TLS too, and
+// resumes its control connection's TLS session, which vsftpd and
+// ProFTPD demand.
 //
-// The package is tested against five servers on loopback: ftpserverlib
-// (in-process, in every run of go test), vsftpd, ProFTPD, Pure-FTPd and
-// pyftpdlib. Where they answer the same plan differently, the tests say
-// so server by server.
+// A server is not trusted: its replies are bounded (a line to 64 KiB, a
+// reply to 1 MiB, a listing to 64 MiB), a server that stalls fails the
+// step ([Client].StallTimeout), a transfer cut short is an error, never
+// io.EOF, and no error holds the password or a raw control character.
 package fetch
 
 import "errors"
