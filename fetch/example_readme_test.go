@@ -120,6 +120,7 @@ func Example_readmeStatResume() {
 		log.Fatal(err) // errors.Is(err, fetch.ErrNotFound): the server has no such name
 	}
 	fmt.Println(fi.Size(), fi.ModTime().UTC()) // 28 2024-05-01 12:00:00 +0000 UTC
+
 	resp, err := fetch.Open(ctx, "ftp://ftp.example.org/pub/README", fetch.WithOffset(11)) // REST 11
 	if err != nil {
 		log.Fatal(err) // a server that refuses REST is an error, never the file from byte 0
