@@ -4,44 +4,56 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// The README shows the tool's output; this test runs every example there
-// and compares, so that the front door never shows output the tool does
-// not print. An example is a "$ go run ./cmd/ftpurl ARGS" line in a
-// ```console block, optionally fed by "printf 'TEXT' |" or "echo 'TEXT' |",
-// and its output is the lines after it, up to the next "$ " line or the
-// end of the block: standard output and standard error as a terminal
-// shows them, then the "exit status N" line that go run prints when the
-// status is not 0.
+// The README and the pages of docs/ show the tool's output; this test
+// runs every example there and compares, so that the front door never
+// shows output the tool does not print. An example is a
+// "$ go run ./cmd/ftpurl ARGS" line in a ```console block, optionally fed
+// by "printf 'TEXT' |" or "echo 'TEXT' |", and its output is the lines
+// after it, up to the next "$ " line or the end of the block: standard
+// output and standard error as a terminal shows them, then the
+// "exit status N" line that go run prints when the status is not 0.
+// The "$ go run ./fetch/cmd/ftpget" examples are fetch/cmd/ftpget's
+// readme_test.go's to run.
 func TestREADMEExamplesAreReal(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	docs := []string{"../../README.md"}
+	more, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	docs = append(docs, more...)
 	n := 0
-	for _, ex := range readmeExamples(string(b)) {
-		n++
-		t.Run(ex.command, func(t *testing.T) {
-			args, stdin, err := parseCommand(ex.command)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out bytes.Buffer // one buffer: run flushes stdout before it writes an error
-			status := run(args, strings.NewReader(stdin), &out, &out)
-			got := out.String()
-			if status != 0 {
-				got += fmt.Sprintf("exit status %d\n", status)
-			}
-			if got != ex.output {
-				t.Errorf("$ %s\ngot:\n%s\nREADME shows:\n%s", ex.command, got, ex.output)
-			}
-		})
+	for _, doc := range docs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(doc, "../../")
+		for _, ex := range readmeExamples(string(b)) {
+			n++
+			t.Run(name+": "+ex.command, func(t *testing.T) {
+				args, stdin, err := parseCommand(ex.command)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var out bytes.Buffer // one buffer: run flushes stdout before it writes an error
+				status := run(args, strings.NewReader(stdin), &out, &out)
+				got := out.String()
+				if status != 0 {
+					got += fmt.Sprintf("exit status %d\n", status)
+				}
+				if got != ex.output {
+					t.Errorf("$ %s\ngot:\n%s\n%s shows:\n%s", ex.command, got, name, ex.output)
+				}
+			})
+		}
 	}
 	if n < 8 {
-		t.Errorf("found %d examples in README.md, want at least 8: is the format still \"$ go run ./cmd/ftpurl\"?", n)
+		t.Errorf("found %d examples in README.md and docs/*.md, want at least 8: is the format still \"$ go run ./cmd/ftpurl\"?", n)
 	}
 }
 
@@ -67,6 +79,8 @@ func readmeExamples(readme string) []readmeExample {
 		case line == "```":
 			flush()
 			inBlock = false
+		case strings.HasPrefix(line, "$ go run ./fetch/cmd/ftpget "):
+			flush() // fetch/cmd/ftpget's readme_test.go runs it
 		case strings.HasPrefix(line, "$ "):
 			flush()
 			cur = &readmeExample{command: strings.TrimPrefix(line, "$ ")}
