@@ -83,11 +83,12 @@ func (p *parser) host(lo, hi int) string {
 // ACE prefix "xn--" (RFC 5890 §2.3.2.1, any case) never reaches idna.
 // On failure it returns a detail for ErrHost.
 //
-// Every grammar: labels of letters, digits, "-" and "_", and an optional
-// final dot; a name whose last label is all digits or starts with "0x"
-// must be an IPv4 dotted quad, since resolvers read it as a number.
-// RFC 1738 §5 and RFC 2396 §3.2.2 hostname also want no label to begin
-// or end with "-", no "_", a top label that starts with a letter, and
+// Every grammar: labels of the bytes of r.hostLabel (letters, digits,
+// "-", and "_" but in RFC 1738 and RFC 2396), and an optional final
+// dot; a name whose last label is all digits or starts with "0x" must
+// be an IPv4 dotted quad, since resolvers read it as a number. RFC 1738
+// §5 and RFC 2396 §3.2.2 hostname (r.strictHost) also want no label to
+// begin or end with "-", a top label that starts with a letter, and
 // (RFC 1738 only) no final dot.
 func checkHostName(r *rules, h string, idn bool, prev string) (string, string) {
 	if idn {
@@ -124,9 +125,9 @@ func checkHostName(r *rules, h string, idn bool, prev string) (string, string) {
 		switch {
 		case label == "":
 			return "", "empty label in host name"
-		case and&cHostName == 0 || strict && or&cUnderscore != 0:
+		case and&r.hostLabel == 0:
 			for k := 0; k < len(label); k++ {
-				if c := label[k]; chars[c]&cHostName == 0 || strict && c == '_' {
+				if c := label[k]; chars[c]&r.hostLabel == 0 {
 					return "", fmt.Sprintf("character %q not allowed in a host name", c)
 				}
 			}
