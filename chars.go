@@ -22,7 +22,8 @@ const (
 	cHostName                       // ALPHA | DIGIT | "-" | "." | "_": what a host name may hold
 	cAuthority                      // "/" "?" "#" "@" ":" "]": the bytes that split an authority (RFC 3986 §3.2)
 	cUpper                          // "A".."Z"
-	cUnderscore                     // "_"
+	cLabel                          // ALPHA | DIGIT | "-" | "_": a host name label (every grammar's semantic check)
+	cLabel1738                      // ALPHA | DIGIT | "-": RFC 1738 §5 domainlabel, RFC 2396 §3.2.2 (alphanum | "-")
 
 	// allowUCS is never in the table: a scanner given it accepts RFC 3987
 	// ucschar (Lenient).
@@ -72,7 +73,8 @@ var chars = func() (t [256]uint32) {
 	set(cHostName, alpha+digit+"-._")
 	set(cAuthority, "/?#@:]")
 	set(cUpper, alpha[:26])
-	set(cUnderscore, "_")
+	set(cLabel, alpha+digit+"-_")
+	set(cLabel1738, alpha+digit+"-")
 	return t
 }()
 

@@ -67,7 +67,7 @@ func (g Grammar) FindAll(text string, n int) []Match {
 // newFinder returns a finder of g's URLs in text.
 func newFinder(g Grammar, text string) *finder {
 	f := &finder{g: g, text: text, t: &findTables[g]}
-	if f.t.ps.ucs {
+	if f.t.ps.r.ucs() {
 		f.textUCS, f.hostUCS = inText, isHostUCS
 	}
 	return f
@@ -187,16 +187,16 @@ var findTables = func() (t [4]findTable) {
 			for _, p := range [...]struct {
 				set byteSet
 				bit uint8
-			}{{ps.user, fUser}, {ps.pass, fPass}, {ps.host, fHost}, {ps.seg, fSeg}, {ps.query, fQuery}, {ps.frag, fFrag}} {
+			}{{ps.user, fUser}, {ps.password, fPass}, {ps.host, fHost}, {ps.seg, fSeg}, {ps.query, fQuery}, {ps.fragment, fFrag}} {
 				if p.set.has(b) {
 					bits |= p.bit
 				}
 			}
-			if ps.ipLiteral && ps.lit.has(b) {
+			if ps.r.ipLiteral() && ps.lit.has(b) {
 				bits |= fLit
 			}
 			if bits&(fUser|fPass|fHost|fLit) != 0 || b == ':' || b == '@' || chars[b]&cDigit != 0 ||
-				ps.ipLiteral && (b == '[' || b == ']') {
+				ps.r.ipLiteral() && (b == '[' || b == ']') {
 				bits |= fAuth
 			}
 			ft.bits[c] = bits
@@ -337,7 +337,7 @@ func (f *finder) authority(x, lim int) int {
 		t += x
 		f.read += hi - t
 		hi = t
-		if f.t.ps.needUser && (t == x || text[x] == ':') {
+		if f.t.ps.r.needUser && (t == x || text[x] == ':') {
 			continue // 2011 draft §3.1: user = 1*usp-char
 		}
 		// The host after the last usable "@" ends before any later one,
@@ -369,7 +369,7 @@ func (f *finder) hostport(h, lim int) int {
 	}
 	var e int
 	switch {
-	case text[h] == '[' && t.ps.ipLiteral:
+	case text[h] == '[' && t.ps.r.ipLiteral():
 		i := h + 1
 		for i < lim && t.bits[text[i]]&fLit != 0 {
 			i++
@@ -379,7 +379,7 @@ func (f *finder) hostport(h, lim int) int {
 			return -1
 		}
 		e = i + 1
-	case t.ps.strictHost:
+	case t.ps.r.strictHost:
 		if e = f.strictHost(h, lim); e < 0 {
 			return -1
 		}
@@ -396,7 +396,7 @@ func (f *finder) hostport(h, lim int) int {
 			d++
 		}
 		f.read += d - e
-		if d > e+1 || t.ps.emptyPort {
+		if d > e+1 || t.ps.r.emptyPort {
 			return d
 		}
 	}
@@ -479,7 +479,7 @@ func (f *finder) tail(lim int) (end, ctl int) {
 		i = r.stop
 	}
 	if text[i] == '?' {
-		if !ps.hasQuery {
+		if ps.r.query == 0 {
 			return end, ctl
 		}
 		e, toFrag := f.queryFrom(i + 1)
@@ -489,7 +489,7 @@ func (f *finder) tail(lim int) (end, ctl int) {
 		}
 		i = e
 	}
-	if text[i] == '#' && ps.hasFrag {
+	if text[i] == '#' && ps.r.fragment != 0 {
 		end = f.fragmentFrom(i + 1)
 	}
 	return end, ctl
@@ -523,7 +523,7 @@ func (f *finder) pathFrom(q int) pathRun {
 // grammar, whose segments hold no other ";", that ends the path.
 func (f *finder) scanPath(q int) pathRun {
 	text, t := f.text, f.t
-	lenient := t.ps.semicolonSeg
+	lenient := t.ps.r.semicolonIsData
 	r := pathRun{q: q, acc: q + 1, ctl: -1}
 	lastCtl := -1
 	// In the current segment, a prefix that ends at e is valid when
@@ -543,12 +543,11 @@ func (f *finder) scanPath(q int) pathRun {
 		case t.pathEnd[c]:
 			r.stop, r.alive = i, i <= untyped || i == typed
 			return r
-		case c == ';' && hasPrefixFold(text[i:], typeParam):
+		case typeParamAt(text, i):
 			k := i + len(typeParam) // the typecode letter
 			letter := false
 			if k < len(text) {
-				tc, ok := Typecode(text[k]).lower()
-				letter = ok && f.g.rules().allowsType(tc)
+				_, letter = t.ps.r.typeLetter(text[k : k+1])
 			}
 			if !lenient {
 				r.stop = i

@@ -45,6 +45,7 @@ func FuzzParse(f *testing.F) {
 			parsed[g] = checkParseInvariants(t, g, s)
 		}
 		checkInsertedPasswordNeverQuoted(t, s)
+		checkPlainNameIsCheckHostName(t, s)
 		for _, g := range []Grammar{RFC1738, RFC2396, RFC3986} {
 			u := parsed[g]
 			if u == nil || g == RFC1738 && strings.Contains(s, "?") {

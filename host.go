@@ -27,6 +27,9 @@ func (p *parser) host(lo, hi int) string {
 	// Most hosts are ASCII names: the fast path. Any fault or other
 	// byte takes the path below, which says what is wrong and where.
 	if p.plainHost {
+		if name, ok := plainName(p.r, s[lo:hi], p.upperHost, p.prevHost); ok {
+			return name
+		}
 		if name, detail := checkHostName(p.r, s[lo:hi], false, p.prevHost); detail == "" {
 			return name
 		}
@@ -83,11 +86,12 @@ func (p *parser) host(lo, hi int) string {
 // ACE prefix "xn--" (RFC 5890 §2.3.2.1, any case) never reaches idna.
 // On failure it returns a detail for ErrHost.
 //
-// Every grammar: labels of letters, digits, "-" and "_", and an optional
-// final dot; a name whose last label is all digits or starts with "0x"
-// must be an IPv4 dotted quad, since resolvers read it as a number.
-// RFC 1738 §5 and RFC 2396 §3.2.2 hostname also want no label to begin
-// or end with "-", no "_", a top label that starts with a letter, and
+// Every grammar: labels of the bytes of r.hostLabel (letters, digits,
+// "-", and "_" but in RFC 1738 and RFC 2396), and an optional final
+// dot; a name whose last label is all digits or starts with "0x" must
+// be an IPv4 dotted quad, since resolvers read it as a number. RFC 1738
+// §5 and RFC 2396 §3.2.2 hostname (r.strictHost) also want no label to
+// begin or end with "-", a top label that starts with a letter, and
 // (RFC 1738 only) no final dot.
 func checkHostName(r *rules, h string, idn bool, prev string) (string, string) {
 	if idn {
@@ -124,9 +128,9 @@ func checkHostName(r *rules, h string, idn bool, prev string) (string, string) {
 		switch {
 		case label == "":
 			return "", "empty label in host name"
-		case and&cHostName == 0 || strict && or&cUnderscore != 0:
+		case and&r.hostLabel == 0:
 			for k := 0; k < len(label); k++ {
-				if c := label[k]; chars[c]&cHostName == 0 || strict && c == '_' {
+				if c := label[k]; chars[c]&r.hostLabel == 0 {
 					return "", fmt.Sprintf("character %q not allowed in a host name", c)
 				}
 			}
@@ -158,6 +162,42 @@ func checkHostName(r *rules, h string, idn bool, prev string) (string, string) {
 		h = strings.ToLower(h)
 	}
 	return h, ""
+}
+
+// plainName is the fast way of checkHostName for the most common host:
+// h holds only letters, digits, "-", "_" and "." (cHostName), which the
+// authority's scan found, and upper says whether one of them may be an
+// upper-case letter. In a grammar whose labels take all of those
+// (Lenient, RFC 3986: not strictHost) it returns what checkHostName
+// returns, and true, for a name with no empty label, no "--" (so no
+// A-label, RFC 5890 §2.3.2.1) and a last label that does not begin with
+// a digit (so not numeric); for any other h it returns false, and the
+// caller takes the full way, which says what is wrong. A few searches
+// of h, no loop over its bytes.
+func plainName(r *rules, h string, upper bool, prev string) (string, bool) {
+	if r.strictHost || h == "" || h[0] == '.' {
+		return "", false
+	}
+	end := len(h)
+	if h[end-1] == '.' {
+		if !r.finalDot {
+			return "", false
+		}
+		end--
+	}
+	if strings.Contains(h, "..") || strings.Contains(h, "--") {
+		return "", false
+	}
+	if last := h[strings.LastIndexByte(h[:end], '.')+1 : end]; last == "" || chars[last[0]]&cDigit != 0 {
+		return "", false
+	}
+	if upper {
+		if len(prev) == len(h) && equalFoldASCII(prev, h) && strings.ToLower(prev) == prev {
+			return prev, true // ParseInto: the host in *u already; ToLower allocates nothing here
+		}
+		h = strings.ToLower(h)
+	}
+	return h, true
 }
 
 // asciiOnly reports whether s is all ASCII.

@@ -62,3 +62,39 @@ func TestIDNALabelMayNotComeOutEmpty(t *testing.T) {
 		t.Errorf(`normalizeHost("h.xn--") accepts it`)
 	}
 }
+
+// plainName's doc: for a host of letters, digits, "-", "_" and ".", it
+// gives what checkHostName gives, or sends the host the full way.
+func TestPlainNameIsCheckHostName(t *testing.T) {
+	for _, h := range []string{
+		"ftp.example.com", "FTP.Example.COM", "ftp.example.com.", "a_b.c-d", "x", "X",
+		"", ".", "a..b", ".a", "a.", "a.b.", "a.1", "a.0x1", "1.2.3.4", "r3---sn.example",
+		"xn--bcher-kva.example", "XN--a.b", "a.-b", "-a.b", "a_.b", "h.123",
+	} {
+		checkPlainNameIsCheckHostName(t, h)
+	}
+}
+
+// checkPlainNameIsCheckHostName checks plainName against checkHostName
+// on h in every grammar, for the part of h that plainName may be given:
+// a run of cHostName bytes.
+func checkPlainNameIsCheckHostName(t *testing.T, h string) {
+	t.Helper()
+	if strings.ContainsFunc(h, func(r rune) bool { return r >= 0x80 || chars[r]&cHostName == 0 }) {
+		return
+	}
+	upper := strings.ToLower(h) != h
+	for _, g := range allGrammars {
+		for _, prev := range []string{"", strings.ToLower(h)} {
+			r := g.rules()
+			got, ok := plainName(r, h, upper, prev)
+			if !ok {
+				continue
+			}
+			want, detail := checkHostName(r, h, false, prev)
+			if detail != "" || got != want {
+				t.Fatalf("%v: plainName(%q, prev %q) = %q; checkHostName gives %q, %q", g, h, prev, got, want, detail)
+			}
+		}
+	}
+}

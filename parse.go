@@ -46,6 +46,7 @@ type parser struct {
 	dirs      [4]string
 	ndirs     int
 	plainHost bool     // the host bytes are all in cHostName (see authority)
+	upperHost bool     // and one of them may be an upper-case letter
 	moreDirs  []string // all the directories, once there are more than 4 (ParseInto: from the start)
 	prevHost  string   // ParseInto: the host already in *u, reused when it is this one
 	next      int      // where path reads the next segment, for addDir
@@ -84,19 +85,15 @@ func parse(g Grammar, s string) (*URL, error) {
 	var p parser // not a composite literal, which Go builds aside and copies
 	p.r, p.s = g.rules(), s
 	var u URL
-	p.url(&u)
+	p.pathQueryFragment(&u, p.schemeAuthority(&u))
 	return p.finish(&u)
 }
 
 // The parse driver, in net/url's shape: one step reads the scheme and
-// the authority, the next the path, query and fragment. Parse and
-// ParseInto run both (url); FindAll's candidates run them apart, so
-// that a candidate whose authority fails costs no more than that.
-
-// url parses all of p.s into u.
-func (p *parser) url(u *URL) {
-	p.pathQueryFragment(u, p.schemeAuthority(u))
-}
+// the authority (schemeAuthority), the next the path, query and
+// fragment (pathQueryFragment). Parse and ParseInto run one after the
+// other; FindAll's candidates run them apart, so that a candidate whose
+// authority fails costs no more than that.
 
 // schemeAuthority reads the scheme, "//" and the authority, and returns
 // where the path starts. Where "//" is missing after the scheme, the
@@ -183,7 +180,7 @@ func parseInto(g Grammar, dst *URL, s string) error {
 		p.moreDirs = dirs[:0]
 	}
 	*dst = URL{}
-	p.url(dst)
+	p.pathQueryFragment(dst, p.schemeAuthority(dst))
 	if p.fault.err != nil {
 		if p.moreDirs != nil {
 			dirs = p.moreDirs
@@ -214,39 +211,52 @@ func parseInto(g Grammar, dst *URL, s string) error {
 
 // result returns a copy of u on the heap, with the directories and the
 // userinfo gathered in p, in one allocation sized to what it holds: a
-// smaller object is cheaper to allocate and for the GC to scan.
+// smaller object is cheaper to allocate and for the GC to scan. Each
+// part is written into the new object on its own (a composite literal of
+// the fields, not of *u), so that the compiler stores into fresh memory
+// and no copy of a whole struct goes through the GC's write barrier
+// (runtime.wbMove) while it marks.
 func (p *parser) result(u *URL) *URL {
 	n := p.ndirs
 	switch {
 	case p.hasUser:
-		a := &urlAlloc{url: *u, user: p.user}
+		a := &urlAlloc{
+			url: URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Name: u.Name,
+				Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment},
+			user: Userinfo{username: p.user.username, password: p.user.password, passwordSet: p.user.passwordSet},
+			dirs: [4]string{p.dirs[0], p.dirs[1], p.dirs[2], p.dirs[3]},
+		}
 		a.url.User = &a.user
 		switch {
 		case p.moreDirs != nil:
 			a.url.Dirs = p.moreDirs
 		case n > 0:
-			a.dirs = p.dirs
 			a.url.Dirs = a.dirs[:n:n]
 		}
 		return &a.url
 	case p.moreDirs != nil || n == 0:
-		v := new(URL)
-		*v = *u
-		v.Dirs = p.moreDirs // nil without directories
-		return v
+		return &URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Dirs: p.moreDirs, // nil without directories
+			Name: u.Name, Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment}
 	case n <= 2:
 		a := &struct {
 			url  URL
 			dirs [2]string
-		}{url: *u}
-		copy(a.dirs[:], p.dirs[:n])
+		}{
+			url: URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Name: u.Name,
+				Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment},
+			dirs: [2]string{p.dirs[0], p.dirs[1]},
+		}
 		a.url.Dirs = a.dirs[:n:n]
 		return &a.url
 	default:
 		a := &struct {
 			url  URL
 			dirs [4]string
-		}{url: *u, dirs: p.dirs}
+		}{
+			url: URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Name: u.Name,
+				Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment},
+			dirs: [4]string{p.dirs[0], p.dirs[1], p.dirs[2], p.dirs[3]},
+		}
 		a.url.Dirs = a.dirs[:n:n]
 		return &a.url
 	}
@@ -336,21 +346,25 @@ func (p *parser) authority(u *URL, i int) int {
 	s := p.s
 	end := i
 	at, colon, close := -1, -1, -1 // the last "@", ":" and "]"
+	colons := 0                    // the ":" after the last "@"
 	and := ^uint32(0)              // the classes of the bytes after the last "@", and-ed
+	or := uint32(0)                // and or-ed
 loop:
 	for ; end < len(s); end++ {
 		c := s[end]
 		f := chars[c]
 		if f&cAuthority == 0 {
 			and &= f
+			or |= f
 			continue
 		}
 		switch c {
 		case '@':
 			at = end // the last "@" ends the userinfo
-			and = ^uint32(0)
+			and, or, colons = ^uint32(0), 0, 0
 		case ':':
 			colon = end
+			colons++
 		case ']':
 			close = end
 		case '?':
@@ -361,7 +375,10 @@ loop:
 			break loop
 		}
 	}
-	p.plainHost = and&cHostName != 0
+	// The host is plain when its bytes, those after the last "@" but
+	// the port's ":", are all in cHostName.
+	p.plainHost = and&cHostName != 0 && colons <= 1 && close <= at
+	p.upperHost = or&cUpper != 0
 	h := i
 	if at >= 0 {
 		p.userinfo(i, at)

@@ -104,6 +104,10 @@ func (s byteSet) with(cs string) byteSet {
 	return s
 }
 
+func (s byteSet) and(t byteSet) byteSet {
+	return byteSet{s[0] & t[0], s[1] & t[1]}
+}
+
 func (s byteSet) without(cs string) byteSet {
 	for i := 0; i < len(cs); i++ {
 		s[cs[i]>>6] &^= 1 << (cs[i] & 63)
@@ -153,33 +157,27 @@ func reByte(c byte) string {
 }
 
 // partSets are the raw characters of each part of a URL in grammar g,
-// derived from the parser's class table as parse.go uses it: what each
-// part's scanner accepts, less the delimiters that end the part and "%",
-// which is only ever the start of an escape. Pattern and FindAll share
-// them.
+// derived from the grammar's rules and the parser's class table as
+// parse.go uses them: what each part's scanner accepts, less the
+// delimiters that end the part and "%", which is only ever the start of
+// an escape. Pattern and FindAll share them; every other choice of the
+// grammar they read from r, under the name it has there.
 type partSets struct {
-	user, pass   byteSet // userinfo before and after its first ":"
-	host         byteSet // the characters of a host name (syntax)
-	lit          byteSet // inside an IP literal's brackets (syntax)
-	seg          byteSet // a path segment, ";" only where it is data
-	query, frag  byteSet
-	types        byteSet // typecode letters, both cases
-	authEnd      byteSet // the delimiters that end the authority
-	pathEnd      byteSet // the delimiters that end the path
-	hasQuery     bool
-	hasFrag      bool
-	strictHost   bool // RFC 1738 §5 / RFC 2396 §3.2.2 hostname syntax
-	ipLiteral    bool // "[" IPv6address "]" (RFC 3986 §3.2.2)
-	emptyPort    bool // "host:" is a host without a port
-	needUser     bool // 2011 draft §3.1: user = 1*usp-char
-	semicolonSeg bool // ";" is data in a segment (Lenient)
-	ucs          bool // RFC 3987 ucschar allowed raw (Lenient)
-	ucsHost      bool // raw UCS in the host (an IRI's ihost)
+	r              *rules
+	user, password byteSet // userinfo before and after its first ":"
+	host           byteSet // the characters of a host name: r.hostLabel and "."
+	lit            byteSet // inside an IP literal's brackets (syntax)
+	seg            byteSet // a path segment, ";" only where it is data
+	query          byteSet // empty when the grammar has no query
+	fragment       byteSet // empty when the grammar has no fragment
+	types          byteSet // typecode letters, both cases
+	authEnd        byteSet // the delimiters that end the authority
+	pathEnd        byteSet // the delimiters that end the path
 }
 
 func partSetsOf(g Grammar) partSets {
 	r := g.rules()
-	var ps partSets
+	ps := partSets{r: r}
 	ps.authEnd = byteSet{}.with("/#")
 	ps.pathEnd = byteSet{}.with("#")
 	if !r.questionIsData {
@@ -188,12 +186,12 @@ func partSetsOf(g Grammar) partSets {
 	}
 	const notRaw = "%" // "%" is always the start of an escape
 	ps.user = setOf(r.user).without(":" + notRaw + "/?#")
-	ps.pass = setOf(r.password).without(notRaw + "/?#")
+	ps.password = setOf(r.password).without(notRaw + "/?#")
 	if r.questionIsData {
 		// "?" does not end an RFC 1738 authority: it is user data (§5).
-		ps.user, ps.pass = ps.user.with("?"), ps.pass.with("?")
+		ps.user, ps.password = ps.user.with("?"), ps.password.with("?")
 	}
-	ps.host = setOf(cHostName)
+	ps.host = setOf(r.hostLabel).with(".")
 	ps.lit = setOf(cUser3986).with(":")
 	ps.seg = setOf(r.seg).without(notRaw + "/#")
 	if !r.questionIsData {
@@ -204,30 +202,36 @@ func partSetsOf(g Grammar) partSets {
 	} else {
 		ps.seg = ps.seg.without(";")
 	}
-	ps.semicolonSeg = r.semicolonIsData
 	if r.query != 0 {
 		ps.query = setOf(r.query).without(notRaw + "#")
-		ps.hasQuery = true
 	}
 	if r.fragment != 0 {
-		ps.frag = setOf(r.fragment).without(notRaw)
-		ps.hasFrag = true
+		ps.fragment = setOf(r.fragment).without(notRaw)
 	}
 	for t := Typecode('a'); t <= 'z'; t++ {
 		if r.allowsType(t) {
 			ps.types = ps.types.with(string(rune(t)) + string(rune(t-'a'+'A')))
 		}
 	}
-	ps.strictHost = r.strictHost
-	if ps.strictHost {
-		ps.host = ps.host.without("_")
-	}
-	ps.ipLiteral = !ps.strictHost
-	ps.emptyPort = r.emptyPort
-	ps.needUser = r.needUser
-	ps.ucs = r.user&allowUCS != 0
-	ps.ucsHost = r.rawUnicodeHost
 	return ps
+}
+
+// hostnamePattern is the RFC 1738 §5 and RFC 2396 §3.2.2 hostname of a
+// strict grammar, *( domainlabel "." ) toplabel, with the labels' bytes
+// from its rules (ps.host): a domainlabel neither begins nor ends with
+// "-", and a toplabel also begins with a letter; RFC 2396 allows a
+// final "." (rules.finalDot). The parser (checkHostName) and FindAll
+// (finder.strictHost) apply the same rules to the same sets.
+func hostnamePattern(ps *partSets) string {
+	label := ps.host.without(".")
+	edge := label.without("-")
+	top := label.and(setOf(cAlpha))
+	tail := `(?:` + label.class() + `*` + edge.class() + `)?`
+	name := `(?:` + edge.class() + tail + `\.)*` + top.class() + tail
+	if ps.r.finalDot {
+		name += `\.?`
+	}
+	return name
 }
 
 // Pieces of the patterns.
@@ -245,9 +249,6 @@ const (
 	reIPv4     = reDecOctet + `\.` + reDecOctet + `\.` + reDecOctet + `\.` + reDecOctet
 	// 1..65535 with any number of leading zeros.
 	rePort = `0*(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})`
-	// RFC 1738 §5 domainlabel and toplabel (RFC 2396 §3.2.2 has the same).
-	reDomainLabel = `[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?`
-	reTopLabel    = `[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?`
 )
 
 var reType = caseless(typeParam)
@@ -387,12 +388,8 @@ func buildPattern(g Grammar) string {
 // and then it must be a dotted quad. Non-ASCII characters and escapes
 // count as letters: IDNA decides the rest.
 func hostPattern(g Grammar, ps *partSets) string {
-	if ps.strictHost {
-		name := `(?:` + reDomainLabel + `\.)*` + reTopLabel
-		if g.rules().finalDot {
-			name += `\.?`
-		}
-		return reIPv4 + `|` + name
+	if ps.r.strictHost {
+		return reIPv4 + `|` + hostnamePattern(ps)
 	}
 	// hostChars matches one of the ASCII bytes in set, raw or escaped,
 	// and with idn, a byte or character that makes the name an IDN.
@@ -400,7 +397,7 @@ func hostPattern(g Grammar, ps *partSets) string {
 		alts := set.class() + "|" + escapesOf(set)
 		if idn {
 			alts += "|" + reEscapeNonASCII
-			if ps.ucsHost {
+			if ps.r.rawUnicodeHost {
 				alts += "|" + reUCSHost()
 			}
 		}
@@ -431,7 +428,7 @@ func hostPattern(g Grammar, ps *partSets) string {
 func patternOf(g Grammar, esc, host, port string) string {
 	ps := partSetsOf(g)
 	ucs := ""
-	if ps.ucs {
+	if ps.r.ucs() {
 		ucs = reUCS()
 	}
 	// atom matches one character or escape of a part whose raw
@@ -449,15 +446,15 @@ func patternOf(g Grammar, esc, host, port string) string {
 
 	// Userinfo (RFC 1738 §3.1, RFC 3986 §3.2.1): the first ":" splits.
 	userRep := "*"
-	if ps.needUser {
+	if ps.r.needUser {
 		userRep = "+"
 	}
 	b.WriteString(`(?:(?P<user>` + atom(ps.user, esc) + userRep + `)`)
-	b.WriteString(`(?::(?P<password>` + atom(ps.pass, esc) + `*))?@)?`)
+	b.WriteString(`(?::(?P<password>` + atom(ps.password, esc) + `*))?@)?`)
 
 	b.WriteString(`(?P<host>` + host + `)`)
 
-	if ps.emptyPort {
+	if ps.r.emptyPort {
 		port = `(?:` + port + `)?`
 	}
 	b.WriteString(`(?::(?P<port>` + port + `))?`)
@@ -466,7 +463,7 @@ func patternOf(g Grammar, esc, host, port string) string {
 	seg := atom(ps.seg, esc)
 	types := ps.types.class()
 	b.WriteString(`(?:/(?P<path>(?:` + seg + `*/)*`)
-	if ps.semicolonSeg {
+	if ps.r.semicolonIsData {
 		b.WriteString(`(?:` + noTypeParam(ps.seg, esc, ucs) + `|` + seg + `*?` + reType + `[A-Za-z])`)
 	} else {
 		b.WriteString(seg + `*`)
@@ -474,11 +471,11 @@ func patternOf(g Grammar, esc, host, port string) string {
 	b.WriteString(`)(?:` + reType + `(?P<type>` + types + `))?)?`)
 
 	// Query and fragment (RFC 3986 §3.4, §3.5): escapes of any octet.
-	if ps.hasQuery {
+	if ps.r.query != 0 {
 		b.WriteString(`(?:\?` + atom(ps.query, reEscape) + `*)?`)
 	}
-	if ps.hasFrag {
-		b.WriteString(`(?:#` + atom(ps.frag, reEscape) + `*)?`)
+	if ps.r.fragment != 0 {
+		b.WriteString(`(?:#` + atom(ps.fragment, reEscape) + `*)?`)
 	}
 	return b.String()
 }

@@ -72,9 +72,15 @@ type rules struct {
 	// needUser: the user name may not be empty (2011 draft §3.1: user =
 	// 1*usp-char).
 	needUser bool
+	// hostLabel: the bytes of a host name's labels, as a class of the
+	// chars table. Every grammar's semantic check allows letters,
+	// digits, "-" and "_" (cLabel); a hostname of RFC 1738 §5 and
+	// RFC 2396 §3.2.2 has no "_" (cLabel1738). The parser, Pattern and
+	// FindAll all read it here.
+	hostLabel uint32
 	// strictHost: RFC 1738 §5 / RFC 2396 §3.2.2 hostname syntax: no
-	// percent-encoding, no IP literal, no "_", no label that begins or
-	// ends with "-", a top label that begins with a letter.
+	// percent-encoding, no IP literal, no label that begins or ends
+	// with "-", a top label that begins with a letter.
 	strictHost bool
 	// finalDot: a name may end with "." (RFC 2396 §3.2.2, RFC 3986);
 	// RFC 1738 §5's hostname may not.
@@ -105,7 +111,8 @@ var grammarRules = [...]rules{
 		user:    cPrint | allowUCS, password: cPrint | allowUCS,
 		seg:   cPathLenient | allowUCS,
 		query: cPrint | allowUCS, fragment: cPrint | allowUCS,
-		finalDot: true, rawUnicodeHost: true, emptyPort: true,
+		hostLabel: cLabel,
+		finalDot:  true, rawUnicodeHost: true, emptyPort: true,
 		semicolonIsData: true, trimProse: true,
 		types:    "abcdefghijklmnopqrstuvwxyz",
 		typeRule: "the 2011 draft §3.1 allows a letter",
@@ -116,17 +123,17 @@ var grammarRules = [...]rules{
 		seg:            cSeg1738,
 		fragment:       cQuery3986,
 		questionIsData: true,
-		strictHost:     true,
-		types:          "aid",
-		typeRule:       "RFC 1738 §5 allows a, i and d",
+		hostLabel:      cLabel1738, strictHost: true,
+		types:    "aid",
+		typeRule: "RFC 1738 §5 allows a, i and d",
 	},
 	RFC2396: {
 		schemes: schemes[:1], schemeRule: "the 1997 draft predates ftps (2011 draft §5)",
 		// userinfo = *( unreserved | escaped | ";" | ":" | "&" | "=" |
 		// "+" | "$" | "," ): the first ":" splits, more may follow.
 		user: cUser2396, password: cUser2396,
-		seg:        cSeg2396,
-		strictHost: true, finalDot: true, emptyPort: true,
+		seg:       cSeg2396,
+		hostLabel: cLabel1738, strictHost: true, finalDot: true, emptyPort: true,
 		types:    "ai",
 		typeRule: "the 1997 draft §2.3 allows a and i",
 	},
@@ -135,11 +142,20 @@ var grammarRules = [...]rules{
 		user:    cUser3986, password: cUser3986,
 		seg:   cSeg3986,
 		query: cQuery3986, fragment: cQuery3986,
-		needUser: true, finalDot: true, emptyPort: true,
+		hostLabel: cLabel,
+		needUser:  true, finalDot: true, emptyPort: true,
 		types:    "abcdefghijklmnopqrstuvwxyz",
 		typeRule: "the 2011 draft §3.1 allows a letter",
 	},
 }
+
+// ipLiteral reports whether a host may be an IP literal in brackets
+// (RFC 3986 §3.2.2); RFC 1738 and RFC 2396 hosts may not.
+func (r *rules) ipLiteral() bool { return !r.strictHost }
+
+// ucs reports whether the grammar takes RFC 3987 ucschar raw outside
+// the host (an IRI, 2011 draft §6: Lenient).
+func (r *rules) ucs() bool { return r.seg&allowUCS != 0 }
 
 // rules returns the rules of a valid grammar g.
 func (g Grammar) rules() *rules { return &grammarRules[g] }

@@ -106,15 +106,11 @@ var syntaxPatterns = sync.OnceValue(func() (re [4]*regexp.Regexp) {
 // non-ASCII characters), or an IP literal's characters in brackets.
 func syntaxHost(g Grammar) string {
 	ps := partSetsOf(g)
-	if ps.strictHost {
-		name := `(?:` + reDomainLabel + `\.)*` + reTopLabel
-		if g == RFC2396 {
-			name += `\.?`
-		}
-		return `[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+|` + name
+	if g.rules().strictHost {
+		return `[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+|` + hostnamePattern(&ps)
 	}
 	hc := ps.host.class() + "|" + reEscape
-	if ps.ucs {
+	if g.rules().rawUnicodeHost {
 		hc += "|" + reUCSHost()
 	}
 	return `(?:` + hc + `)+|\[` + ps.lit.class() + `+\]`

@@ -76,6 +76,12 @@ func (t *Typecode) UnmarshalText(text []byte) error {
 	return fmt.Errorf("ftpurl: typecode %q is not one ASCII letter", text)
 }
 
+// isLetter reports whether t is an ASCII letter.
+func (t Typecode) isLetter() bool {
+	_, ok := t.lower()
+	return ok
+}
+
 // lower returns t in lower case, and whether t is an ASCII letter.
 func (t Typecode) lower() (Typecode, bool) {
 	switch {
@@ -88,7 +94,29 @@ func (t Typecode) lower() (Typecode, bool) {
 }
 
 // typeParam is the key of the typecode part, matched case-insensitively.
+// The one reader of a typecode is typeParamAt, then rules.typeLetter:
+// the parser (splitTypecode, typecode) and FindAll (scanPath) call
+// them, and Pattern writes them as a regular expression (reType,
+// noTypeParam, partSets.types).
 const typeParam = ";type="
+
+// typeParamAt reports whether s holds typeParam, in any case, at
+// offset i.
+func typeParamAt(s string, i int) bool {
+	return s[i] == ';' && hasPrefixFold(s[i:], typeParam)
+}
+
+// typeLetter returns the typecode that code, the text after a final
+// ";type=", names in the grammar: code is one ASCII letter, in any case
+// (RFC 1738 §3.2.2), that the grammar allows (allowsType). It returns
+// the letter in lower case, and false for any other code.
+func (r *rules) typeLetter(code string) (Typecode, bool) {
+	if len(code) != 1 {
+		return 0, false
+	}
+	t, ok := Typecode(code[0]).lower()
+	return t, ok && r.allowsType(t)
+}
 
 // splitTypecode splits the raw last path segment into the name and the
 // text after a final ";type=" (any case). It returns at = -1 when the
@@ -96,7 +124,7 @@ const typeParam = ";type="
 // §3.1: "typecode-part" ends the path).
 func splitTypecode(seg string) (name, code string, at int) {
 	for i := len(seg) - len(typeParam); i >= 0; i-- {
-		if seg[i] == ';' && hasPrefixFold(seg[i:], typeParam) {
+		if typeParamAt(seg, i) {
 			return seg[:i], seg[i+len(typeParam):], i
 		}
 	}
@@ -107,14 +135,12 @@ func splitTypecode(seg string) (name, code string, at int) {
 // offset semi with the ";": exactly one letter that the grammar allows.
 // Path already checked its bytes for escapes and control characters.
 func (p *parser) typecode(semi int, code string) Typecode {
-	if len(code) == 1 {
-		if t, ok := Typecode(code[0]).lower(); ok {
-			if p.r.allowsType(t) {
-				return t
-			}
-			p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.r.typeRule), semi, semi+len(typeParam)+1)
-			return 0
-		}
+	if t, ok := p.r.typeLetter(code); ok {
+		return t
+	}
+	if len(code) == 1 && Typecode(code[0]).isLetter() {
+		p.failQuoting(semi, ErrTypecode, fmt.Sprintf("typecode %q is not allowed: %s", code, p.r.typeRule), semi, semi+len(typeParam)+1)
+		return 0
 	}
 	if code == "" {
 		p.fail(semi, ErrTypecode, `";type=" without a letter`)
