@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +44,10 @@ func (e *stallError) Error() string {
 }
 func (e *stallError) Timeout() bool   { return true }
 func (e *stallError) Temporary() bool { return true }
+
+// Is makes errors.Is(err, os.ErrDeadlineExceeded) hold, as for a
+// connection's own deadline.
+func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
 
 // A reply is one reply of the server (RFC 959 §4.2): its code and its
 // text, the lines joined with "\n" as net/textproto does.
