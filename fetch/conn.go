@@ -348,10 +348,22 @@ func (c *control) repair(rep reply, raw []byte) []byte {
 		}
 	case verb == "FEAT" && rep.code == 211:
 		c.feat = parseFeat(rep.text)
+		// jlaffaye/ftp takes a line for a feature when its text (after
+		// "211-" or "211 ", where the line has them) begins with a
+		// space, and the feature's name is the first word: PRET goes
+		// wherever that reads "PRET", the code kept.
 		var b []byte
 		for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
-			if f := bytes.Fields(line); len(f) == 1 && strings.EqualFold(string(f[0]), "PRET") {
-				continue
+			text := strings.TrimRight(string(line), "\r\n")
+			head := ""
+			if len(text) >= 4 && text[:3] == strconv.Itoa(rep.code) && (text[3] == ' ' || text[3] == '-') {
+				head, text = text[:4], text[4:]
+			}
+			if name, _, _ := strings.Cut(strings.TrimSpace(text), " "); strings.HasPrefix(text, " ") && name == "PRET" {
+				if head == "" {
+					continue
+				}
+				line = []byte(head + "\r\n")
 			}
 			b = append(b, line...)
 		}
