@@ -257,65 +257,101 @@ func (c *control) SetReadDeadline(t time.Time) error  { return nil }
 func (c *control) SetWriteDeadline(t time.Time) error { return nil }
 
 // readReply reads one whole reply, bounded, and returns it parsed and
-// as the bytes the server sent.
+// as the bytes the server sent. The lines are kept once, in raw, until
+// the reply is whole, so that a reply that grows to maxReply costs
+// little more than maxReply.
 func (c *control) readReply() (reply, []byte, error) {
 	var raw []byte
-	first, err := c.readLine(&raw)
+	line, err := c.readLine(&raw)
 	if err != nil {
 		return reply{}, nil, err
 	}
-	code, ok := replyCode(first)
+	head := string(line[:min(4, len(line))])
+	code, ok := replyCode(head)
 	if !ok {
-		return reply{}, nil, fmt.Errorf("%w: %q", errBadReply, clip(first))
+		return reply{}, nil, fmt.Errorf("%w: %q", errBadReply, clip(string(line)))
 	}
-	lines := []string{first[min(4, len(first)):]}
-	if len(first) > 3 && first[3] == '-' {
-		end := first[:3] + " "
+	multi := len(head) > 3 && head[3] == '-'
+	if multi {
+		end := []byte(head[:3] + " ")
 		for {
 			line, err := c.readLine(&raw)
 			if err != nil {
 				return reply{}, nil, err
 			}
-			if strings.HasPrefix(line, end) {
-				lines = append(lines, line[4:])
+			if bytes.HasPrefix(line, end) {
 				break
 			}
-			lines = append(lines, line)
 		}
 	}
-	rep := reply{code: code, text: strings.Join(lines, "\n")}
+	rep := reply{code: code, text: replyText(raw, multi)}
 	c.mu.Lock()
 	c.last = rep
 	c.mu.Unlock()
 	return rep, raw, nil
 }
 
+// replyText returns the text of a whole reply: its lines without their
+// line ends, joined with "\n", the code taken off the first line and,
+// in a multi-line reply, off the last.
+func replyText(raw []byte, multi bool) string {
+	if !multi {
+		line := bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r"))
+		return string(line[min(4, len(line)):])
+	}
+	lines := bytes.SplitAfter(raw, []byte("\n"))
+	lines = lines[:len(lines)-1] // raw ends with "\n"
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i, l := range lines {
+		l = bytes.TrimSuffix(bytes.TrimSuffix(l, []byte("\n")), []byte("\r"))
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i == 0 || i == len(lines)-1 {
+			l = l[min(4, len(l)):]
+		}
+		b.Write(l)
+	}
+	return b.String()
+}
+
 // readLine appends one line to *raw and returns it without its line
-// end.
-func (c *control) readLine(raw *[]byte) (string, error) {
+// end, as a slice of *raw.
+func (c *control) readLine(raw *[]byte) ([]byte, error) {
 	start := len(*raw)
 	for {
 		frag, err := c.r.ReadSlice('\n')
 		if len(*raw)-start+len(frag) > maxReplyLine {
-			return "", errReplyLineTooLong
+			return nil, errReplyLineTooLong
 		}
 		if len(*raw)+len(frag) > maxReply {
-			return "", errReplyTooLong
+			return nil, errReplyTooLong
+		}
+		if cap(*raw)-len(*raw) < len(frag) {
+			// Double, never past the limit: append's growth by a
+			// quarter would allocate five times the reply.
+			limit := maxReply
+			if start == 0 {
+				limit = maxReplyLine
+			}
+			grown := make([]byte, 0, len(*raw)+min(max(len(frag), cap(*raw)), limit-len(*raw)))
+			*raw = append(grown, *raw...)
 		}
 		*raw = append(*raw, frag...)
 		switch {
 		case err == nil:
-			line := string((*raw)[start:])
-			line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+			line := (*raw)[start:]
+			line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case err == io.EOF:
 			// RFC 959 §4.2: every reply ends with CRLF; the server
 			// left before it did.
-			return "", io.ErrUnexpectedEOF
+			return nil, io.ErrUnexpectedEOF
 		default:
-			return "", err
+			return nil, err
 		}
 	}
 }
