@@ -31,6 +31,7 @@ var (
 	errReplyLineTooLong = fmt.Errorf("the server sent a reply line over %d KiB", maxReplyLine>>10)
 	errReplyTooLong     = fmt.Errorf("the server sent a multi-line reply over %d MiB", maxReply>>20)
 	errListingTooLong   = fmt.Errorf("the listing is over %d MiB", maxListing>>20)
+	errTooMany120       = fmt.Errorf("the server sent over %d KiB of 120 replies and no 220 (RFC 959 §5.4)", maxReplyLine>>10)
 	errBadReply         = errors.New("the server sent a line that is not an FTP reply (RFC 959 §4.2)")
 )
 
@@ -463,15 +464,18 @@ func (c *control) cmd(line string) (reply, error) {
 // greeting reads the server's greeting (RFC 959 §5.4: 220, after any
 // 120) for fetch itself, before jlaffaye/ftp takes the connection.
 func (c *control) greeting() (reply, error) {
+	n := 0 // the bytes of 120 replies so far: maxReplyLine in all
 	for {
 		rep, raw, err := c.readReply()
 		if err != nil {
 			return reply{}, err
 		}
 		if rep.code == 120 {
+			if n += len(raw); n > maxReplyLine {
+				return reply{}, errTooMany120
+			}
 			continue
 		}
-		_ = raw
 		return rep, nil
 	}
 }
