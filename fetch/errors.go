@@ -129,9 +129,9 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// escape writes the control characters of s (C0, DEL) as \r, \n, \t
-// or \xNN, so that a server's text stays on one line and cannot
-// forge a log line or a terminal escape.
+// escape writes the control characters of s (C0, DEL, C1, U+2028,
+// U+2029) as \r, \n, \t, \xNN or \uNNNN, so that a server's text
+// stays on one line and cannot forge a log line or a terminal escape.
 func escape(s string) string {
 	i := strings.IndexFunc(s, isControl)
 	if i < 0 {
@@ -147,10 +147,15 @@ func escape(s string) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case isControl(r):
+		case isControl(r) && r < 0x80:
 			b.WriteString(`\x`)
 			b.WriteByte("0123456789abcdef"[r>>4])
 			b.WriteByte("0123456789abcdef"[r&15])
+		case isControl(r):
+			b.WriteString(`\u`)
+			for shift := 12; shift >= 0; shift -= 4 {
+				b.WriteByte("0123456789abcdef"[r>>shift&15])
+			}
 		default:
 			b.WriteRune(r)
 		}
@@ -158,7 +163,12 @@ func escape(s string) string {
 	return b.String()
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+// isControl reports the C0 and C1 controls, DEL, and the Unicode line
+// and paragraph separators: NEL (U+0085) and U+2028 end a line too, and
+// C1's CSI (U+009B) starts a terminal escape.
+func isControl(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r < 0xa0 || r == 0x2028 || r == 0x2029
+}
 
 // Unwrap returns Err, so that [errors.Is] and [errors.As] reach the
 // cause: ErrPasswordRequired, a *textproto.Error holding the server's
