@@ -199,9 +199,11 @@ func (s *session) fail(op, command string, err error) *Error {
 	case isNetwork(err):
 	default:
 		// jlaffaye/ftp reports some replies by their text alone (a
-		// 332 or 4xx to USER): take the code from the reply itself.
+		// 332 or 4xx to USER): take the code from the reply itself,
+		// only there (a line that is no reply, after PASS or FEAT, is
+		// not the reply before it).
 		if s.ctl != nil && op == "login" {
-			if _, last, _ := s.ctl.status(); last.code >= 300 {
+			if cmd, last, _ := s.ctl.status(); last.code >= 300 && strings.EqualFold(strings.SplitN(cmd, " ", 2)[0], "USER") {
 				e.Code, e.Msg = last.code, s.clean(last.text)
 				err = &textproto.Error{Code: e.Code, Msg: e.Msg}
 				break
