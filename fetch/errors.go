@@ -252,12 +252,17 @@ func isNetwork(err error) bool {
 func (s *session) clean(text string) string {
 	for _, sec := range s.secrets {
 		text = strings.ReplaceAll(text, sec, "xxxxx")
+		// A text clipped ("…") inside a secret shows its start.
+		for k := len(sec) - 1; k > 0 && strings.Contains(text, "…"); k-- {
+			text = strings.ReplaceAll(text, sec[:k]+"…", "xxxxx…")
+		}
 	}
 	return escape(text)
 }
 
 // secretsOf returns the forms of a password that a server may echo:
-// as sent, and percent-encoded as in a URL.
+// as sent, and percent-encoded as in a URL; and each as fetch quotes
+// a line it cannot read (%q), the longest first.
 func secretsOf(password string) []string {
 	if password == "" {
 		return nil
@@ -268,5 +273,11 @@ func secretsOf(password string) []string {
 			forms = append(forms, f)
 		}
 	}
+	for _, f := range forms {
+		if q := strconv.Quote(f); !slices.Contains(forms, q[1:len(q)-1]) {
+			forms = append(forms, q[1:len(q)-1])
+		}
+	}
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	return forms
 }
