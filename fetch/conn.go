@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +31,7 @@ var (
 	errReplyLineTooLong = fmt.Errorf("the server sent a reply line over %d KiB", maxReplyLine>>10)
 	errReplyTooLong     = fmt.Errorf("the server sent a multi-line reply over %d MiB", maxReply>>20)
 	errListingTooLong   = fmt.Errorf("the listing is over %d MiB", maxListing>>20)
+	errTooMany120       = fmt.Errorf("the server sent over %d KiB of 120 replies and no 220 (RFC 959 §5.4)", maxReplyLine>>10)
 	errBadReply         = errors.New("the server sent a line that is not an FTP reply (RFC 959 §4.2)")
 )
 
@@ -43,6 +45,10 @@ func (e *stallError) Error() string {
 }
 func (e *stallError) Timeout() bool   { return true }
 func (e *stallError) Temporary() bool { return true }
+
+// Is makes errors.Is(err, os.ErrDeadlineExceeded) hold, as for a
+// connection's own deadline.
+func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
 
 // A reply is one reply of the server (RFC 959 §4.2): its code and its
 // text, the lines joined with "\n" as net/textproto does.
@@ -252,65 +258,101 @@ func (c *control) SetReadDeadline(t time.Time) error  { return nil }
 func (c *control) SetWriteDeadline(t time.Time) error { return nil }
 
 // readReply reads one whole reply, bounded, and returns it parsed and
-// as the bytes the server sent.
+// as the bytes the server sent. The lines are kept once, in raw, until
+// the reply is whole, so that a reply that grows to maxReply costs
+// little more than maxReply.
 func (c *control) readReply() (reply, []byte, error) {
 	var raw []byte
-	first, err := c.readLine(&raw)
+	line, err := c.readLine(&raw)
 	if err != nil {
 		return reply{}, nil, err
 	}
-	code, ok := replyCode(first)
+	head := string(line[:min(4, len(line))])
+	code, ok := replyCode(head)
 	if !ok {
-		return reply{}, nil, fmt.Errorf("%w: %q", errBadReply, clip(first))
+		return reply{}, nil, fmt.Errorf("%w: %q", errBadReply, clip(string(line)))
 	}
-	lines := []string{first[min(4, len(first)):]}
-	if len(first) > 3 && first[3] == '-' {
-		end := first[:3] + " "
+	multi := len(head) > 3 && head[3] == '-'
+	if multi {
+		end := []byte(head[:3] + " ")
 		for {
 			line, err := c.readLine(&raw)
 			if err != nil {
 				return reply{}, nil, err
 			}
-			if strings.HasPrefix(line, end) {
-				lines = append(lines, line[4:])
+			if bytes.HasPrefix(line, end) {
 				break
 			}
-			lines = append(lines, line)
 		}
 	}
-	rep := reply{code: code, text: strings.Join(lines, "\n")}
+	rep := reply{code: code, text: replyText(raw, multi)}
 	c.mu.Lock()
 	c.last = rep
 	c.mu.Unlock()
 	return rep, raw, nil
 }
 
+// replyText returns the text of a whole reply: its lines without their
+// line ends, joined with "\n", the code taken off the first line and,
+// in a multi-line reply, off the last.
+func replyText(raw []byte, multi bool) string {
+	if !multi {
+		line := bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r"))
+		return string(line[min(4, len(line)):])
+	}
+	lines := bytes.SplitAfter(raw, []byte("\n"))
+	lines = lines[:len(lines)-1] // raw ends with "\n"
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i, l := range lines {
+		l = bytes.TrimSuffix(bytes.TrimSuffix(l, []byte("\n")), []byte("\r"))
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i == 0 || i == len(lines)-1 {
+			l = l[min(4, len(l)):]
+		}
+		b.Write(l)
+	}
+	return b.String()
+}
+
 // readLine appends one line to *raw and returns it without its line
-// end.
-func (c *control) readLine(raw *[]byte) (string, error) {
+// end, as a slice of *raw.
+func (c *control) readLine(raw *[]byte) ([]byte, error) {
 	start := len(*raw)
 	for {
 		frag, err := c.r.ReadSlice('\n')
 		if len(*raw)-start+len(frag) > maxReplyLine {
-			return "", errReplyLineTooLong
+			return nil, errReplyLineTooLong
 		}
 		if len(*raw)+len(frag) > maxReply {
-			return "", errReplyTooLong
+			return nil, errReplyTooLong
+		}
+		if cap(*raw)-len(*raw) < len(frag) {
+			// Double, never past the limit: append's growth by a
+			// quarter would allocate five times the reply.
+			limit := maxReply
+			if start == 0 {
+				limit = maxReplyLine
+			}
+			grown := make([]byte, 0, len(*raw)+min(max(len(frag), cap(*raw)), limit-len(*raw)))
+			*raw = append(grown, *raw...)
 		}
 		*raw = append(*raw, frag...)
 		switch {
 		case err == nil:
-			line := string((*raw)[start:])
-			line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+			line := (*raw)[start:]
+			line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
 			return line, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case err == io.EOF:
 			// RFC 959 §4.2: every reply ends with CRLF; the server
 			// left before it did.
-			return "", io.ErrUnexpectedEOF
+			return nil, io.ErrUnexpectedEOF
 		default:
-			return "", err
+			return nil, err
 		}
 	}
 }
@@ -343,10 +385,22 @@ func (c *control) repair(rep reply, raw []byte) []byte {
 		}
 	case verb == "FEAT" && rep.code == 211:
 		c.feat = parseFeat(rep.text)
+		// jlaffaye/ftp takes a line for a feature when its text (after
+		// "211-" or "211 ", where the line has them) begins with a
+		// space, and the feature's name is the first word: PRET goes
+		// wherever that reads "PRET", the code kept.
 		var b []byte
 		for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
-			if f := bytes.Fields(line); len(f) == 1 && strings.EqualFold(string(f[0]), "PRET") {
-				continue
+			text := strings.TrimRight(string(line), "\r\n")
+			head := ""
+			if len(text) >= 4 && text[:3] == strconv.Itoa(rep.code) && (text[3] == ' ' || text[3] == '-') {
+				head, text = text[:4], text[4:]
+			}
+			if name, _, _ := strings.Cut(strings.TrimSpace(text), " "); strings.HasPrefix(text, " ") && name == "PRET" {
+				if head == "" {
+					continue
+				}
+				line = []byte(head + "\r\n")
 			}
 			b = append(b, line...)
 		}
@@ -410,15 +464,18 @@ func (c *control) cmd(line string) (reply, error) {
 // greeting reads the server's greeting (RFC 959 §5.4: 220, after any
 // 120) for fetch itself, before jlaffaye/ftp takes the connection.
 func (c *control) greeting() (reply, error) {
+	n := 0 // the bytes of 120 replies so far: maxReplyLine in all
 	for {
 		rep, raw, err := c.readReply()
 		if err != nil {
 			return reply{}, err
 		}
 		if rep.code == 120 {
+			if n += len(raw); n > maxReplyLine {
+				return reply{}, errTooMany120
+			}
 			continue
 		}
-		_ = raw
 		return rep, nil
 	}
 }

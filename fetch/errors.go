@@ -129,9 +129,9 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// escape writes the control characters of s (C0, DEL) as \r, \n, \t
-// or \xNN, so that a server's text stays on one line and cannot
-// forge a log line or a terminal escape.
+// escape writes the control characters of s (C0, DEL, C1, U+2028,
+// U+2029) as \r, \n, \t, \xNN or \uNNNN, so that a server's text
+// stays on one line and cannot forge a log line or a terminal escape.
 func escape(s string) string {
 	i := strings.IndexFunc(s, isControl)
 	if i < 0 {
@@ -147,10 +147,15 @@ func escape(s string) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case isControl(r):
+		case isControl(r) && r < 0x80:
 			b.WriteString(`\x`)
 			b.WriteByte("0123456789abcdef"[r>>4])
 			b.WriteByte("0123456789abcdef"[r&15])
+		case isControl(r):
+			b.WriteString(`\u`)
+			for shift := 12; shift >= 0; shift -= 4 {
+				b.WriteByte("0123456789abcdef"[r>>shift&15])
+			}
 		default:
 			b.WriteRune(r)
 		}
@@ -158,7 +163,12 @@ func escape(s string) string {
 	return b.String()
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+// isControl reports the C0 and C1 controls, DEL, and the Unicode line
+// and paragraph separators: NEL (U+0085) and U+2028 end a line too, and
+// C1's CSI (U+009B) starts a terminal escape.
+func isControl(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r < 0xa0 || r == 0x2028 || r == 0x2029
+}
 
 // Unwrap returns Err, so that [errors.Is] and [errors.As] reach the
 // cause: ErrPasswordRequired, a *textproto.Error holding the server's
@@ -189,9 +199,11 @@ func (s *session) fail(op, command string, err error) *Error {
 	case isNetwork(err):
 	default:
 		// jlaffaye/ftp reports some replies by their text alone (a
-		// 332 or 4xx to USER): take the code from the reply itself.
+		// 332 or 4xx to USER): take the code from the reply itself,
+		// only there (a line that is no reply, after PASS or FEAT, is
+		// not the reply before it).
 		if s.ctl != nil && op == "login" {
-			if _, last, _ := s.ctl.status(); last.code >= 300 {
+			if cmd, last, _ := s.ctl.status(); last.code >= 300 && strings.EqualFold(strings.SplitN(cmd, " ", 2)[0], "USER") {
 				e.Code, e.Msg = last.code, s.clean(last.text)
 				err = &textproto.Error{Code: e.Code, Msg: e.Msg}
 				break
@@ -240,12 +252,17 @@ func isNetwork(err error) bool {
 func (s *session) clean(text string) string {
 	for _, sec := range s.secrets {
 		text = strings.ReplaceAll(text, sec, "xxxxx")
+		// A text clipped ("…") inside a secret shows its start.
+		for k := len(sec) - 1; k > 0 && strings.Contains(text, "…"); k-- {
+			text = strings.ReplaceAll(text, sec[:k]+"…", "xxxxx…")
+		}
 	}
 	return escape(text)
 }
 
 // secretsOf returns the forms of a password that a server may echo:
-// as sent, and percent-encoded as in a URL.
+// as sent, and percent-encoded as in a URL; and each as fetch quotes
+// a line it cannot read (%q), the longest first.
 func secretsOf(password string) []string {
 	if password == "" {
 		return nil
@@ -256,6 +273,12 @@ func secretsOf(password string) []string {
 			forms = append(forms, f)
 		}
 	}
+	for _, f := range forms {
+		if q := strconv.Quote(f); !slices.Contains(forms, q[1:len(q)-1]) {
+			forms = append(forms, q[1:len(q)-1])
+		}
+	}
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	return forms
 }
 

@@ -291,12 +291,17 @@ func (s *session) quit() {
 	s.abort()
 }
 
-// forget drops the data connections that have ended, so that a long
-// session does not keep them.
+// forget closes and drops the data connections of the use that ended,
+// so that a long session does not keep them.
 func (s *session) forget() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.conns) > 1 {
+		// Closed, not only dropped: a transfer that failed has not
+		// closed its data connection, and abort no longer would.
+		for _, c := range s.conns[1:] {
+			c.Close()
+		}
 		s.conns = s.conns[:1]
 	}
 }
