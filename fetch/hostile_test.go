@@ -1163,9 +1163,16 @@ func TestHostileStallWithoutDeadline(t *testing.T) {
 			if err == nil {
 				t.Fatal("the fetch succeeded")
 			}
-			asError(t, err)
+			fe := asError(t, err)
 			if !errors.Is(err, os.ErrDeadlineExceeded) {
 				t.Errorf("err = %v, want a timeout (os.ErrDeadlineExceeded)", err)
+			}
+			// The command that stalled is named, and the stall said once.
+			if name == "no answer to PASV" && fe.Command != "PASV" {
+				t.Errorf("Command = %q, want PASV (the command that got no answer)", fe.Command)
+			}
+			if n := strings.Count(err.Error(), "sent nothing"); n != 1 {
+				t.Errorf("%v: the stall is said %d times, want once", err, n)
 			}
 		})
 	}

@@ -304,8 +304,14 @@ func (resp *Response) retr(st ftpurl.Step) (*ftp.Response, error) {
 	}
 	body, err := s.conn.RetrFrom(name, uint64(resp.offset))
 	if err != nil {
-		if cmd, _, _ := s.ctl.status(); strings.HasPrefix(cmd, "REST ") {
+		cmd, _, _ := s.ctl.status()
+		if strings.HasPrefix(cmd, "REST ") {
 			return nil, s.fail("rest", cmd, err)
+		}
+		if cmd != st.String() {
+			// jlaffaye/ftp's RetrFrom sends EPSV or PASV first: name
+			// the command that failed, not the RETR it was for.
+			return nil, s.fail("retr", cmd, err)
 		}
 		e := s.fail("retr", st.String(), err)
 		e.notFound = e.Code == ftp.StatusFileUnavailable
@@ -471,7 +477,11 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan, st ftpurl.Step) error {
 				// A data connection that breaks where the server refuses
 				// the transfer (ftpserverlib over TLS, for a directory):
 				// the reply decides.
-				retrErr = s.fail("retr", st.String(), errors.Join(cerr, rerr))
+				cause := errors.Join(cerr, rerr)
+				if cerr != nil && isTimeout(cerr) && isTimeout(rerr) {
+					cause = cerr // one stall, said once
+				}
+				retrErr = s.fail("retr", st.String(), cause)
 				break
 			}
 			if cerr == nil {
