@@ -162,10 +162,21 @@ func (f *fault) asError(op, input string) *Error {
 // redactInput returns s as Error.URL shows it: the password span
 // (passwordSpan) replaced by "xxxxx", cut to maxErrorURL bytes with "…".
 func redactInput(s string) string {
-	if lo, hi, ok := passwordSpan(s); ok {
-		s = s[:lo] + "xxxxx" + s[hi:]
+	return cutURL(Redact(s))
+}
+
+// Redact returns rawURL with the text that may hold a password replaced
+// by "xxxxx", whether or not rawURL parses, for logging input as it was
+// given: when rawURL has an "@", the text from the first ":" of the
+// authority to the last "@", as [Error.URL] hides it (see [Error]). It
+// returns rawURL unchanged when that holds no such text. Unlike
+// Error.URL, the result is not cut short. For a parsed URL,
+// [URL.Redacted] gives the normalized form.
+func Redact(rawURL string) string {
+	if lo, hi, ok := passwordSpan(rawURL); ok {
+		return rawURL[:lo] + "xxxxx" + rawURL[hi:]
 	}
-	return cutURL(s)
+	return rawURL
 }
 
 // newError returns the *Error for a fault at offset off of input s

@@ -514,3 +514,13 @@ func ExampleError_sentinels() {
 	// ftp://h/%G0        invalid percent-escape
 	// ftp://h/a%00       control character
 }
+
+// Redact hides a password in input that may not parse, as an error
+// message does, for a log line.
+func ExampleRedact() {
+	fmt.Println(ftpurl.Redact("ftp://alice:s3cret@ftp.example.com:99999/"))
+	fmt.Println(ftpurl.Redact("ftp://ftp.example.com/pub/"))
+	// Output:
+	// ftp://alice:xxxxx@ftp.example.com:99999/
+	// ftp://ftp.example.com/pub/
+}

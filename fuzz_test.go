@@ -997,3 +997,51 @@ func FuzzIDNAFastPathMatchesRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+var redactGrammars = []Grammar{Lenient, RFC1738, RFC2396, RFC3986}
+
+// redactSeeds are inputs for the rule of Error's doc, most of them
+// from the package's own tests of it.
+var redactSeeds = []string{
+	"ftp://user:s3cr3t@h:0/", "ftp://u:p@ss@h:0/", "ftp://u:p:q@h:0/", "ftp://u:@h:0/",
+	"ftp://u@h:0/", "ftp://h:0/", "ftp://h:0/a@b", "FTP://U:S3CR3T@H:0/", "ftp://u:pw@h/%zz",
+	"http://u:pw@h/", "ftp://u:p/w@h/x%", "ftp://u:pw@h:0/\xff@x", "ftp:/alice:secret@h//x",
+	"ftp//alice:secret@host", "alice:secret@host", " alice:secret@host", "ftps://u:pw@h:0/",
+	"fTpS:u:pw@h", "ftp:u:pw@h:0", "sftp://u:pw@h/", "ftp://h/a:b@c", "ftp://a@b:c@d/",
+	"x+y-z.1:u:pw@h", "1ftp://u:pw@h", "ftp://u:pw@h/%", "ftp://u:pw@h/ok", "ftp://h/",
+	"ftp:\\\\u:pw@h\\", "ftp://u:" + strings.Repeat("p", 300) + "@h:0/", "@", ":@", "ftp:@:",
+}
+
+// Redact hides what Error.URL hides, for every input that a grammar
+// refuses (Error.URL is
+// also cut to 256 bytes, so the comparison is of the shorter ones). A
+// valid input is compared by adding a "%", an ErrEscape that changes
+// no "@", ":" or "/".
+func FuzzRedactAgreesWithError(f *testing.F) {
+	for _, s := range redactSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, in := range []string{s, s + "%"} {
+			want := Redact(in)
+			for _, g := range redactGrammars {
+				_, err := g.Parse(in)
+				var e *Error
+				if !errors.As(err, &e) || len(want) > 256 {
+					continue
+				}
+				if e.URL != want {
+					t.Errorf("Redact(%q) = %q, but %v's Error.URL is %q", in, want, g, e.URL)
+				}
+			}
+		}
+		// A URL that parses with a password has it hidden.
+		for _, g := range redactGrammars {
+			if u, err := g.Parse(s); err == nil && u.User != nil {
+				if _, ok := u.User.Password(); ok && Redact(s) == s {
+					t.Errorf("%v.Parse(%q) has a password, but redactInput hides nothing", g, s)
+				}
+			}
+		}
+	})
+}

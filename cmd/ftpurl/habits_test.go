@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ftpurl/ftpurl"
 )
 
 // The command's doc: flags may come before, between or after the URLs,
@@ -202,53 +200,6 @@ func TestJSONInputIsNotCut(t *testing.T) {
 	}
 }
 
-var allGrammars = []ftpurl.Grammar{ftpurl.Lenient, ftpurl.RFC1738, ftpurl.RFC2396, ftpurl.RFC3986}
-
-// redactInputSeeds are inputs for the rule of Error's doc, most of them
-// from the package's own tests of it.
-var redactInputSeeds = []string{
-	"ftp://user:s3cr3t@h:0/", "ftp://u:p@ss@h:0/", "ftp://u:p:q@h:0/", "ftp://u:@h:0/",
-	"ftp://u@h:0/", "ftp://h:0/", "ftp://h:0/a@b", "FTP://U:S3CR3T@H:0/", "ftp://u:pw@h/%zz",
-	"http://u:pw@h/", "ftp://u:p/w@h/x%", "ftp://u:pw@h:0/\xff@x", "ftp:/alice:secret@h//x",
-	"ftp//alice:secret@host", "alice:secret@host", " alice:secret@host", "ftps://u:pw@h:0/",
-	"fTpS:u:pw@h", "ftp:u:pw@h:0", "sftp://u:pw@h/", "ftp://h/a:b@c", "ftp://a@b:c@d/",
-	"x+y-z.1:u:pw@h", "1ftp://u:pw@h", "ftp://u:pw@h/%", "ftp://u:pw@h/ok", "ftp://h/",
-	"ftp:\\\\u:pw@h\\", "ftp://u:" + strings.Repeat("p", 300) + "@h:0/", "@", ":@", "ftp:@:",
-}
-
-// redactInput copies the rule of ftpurl.Error's doc: for every input
-// that a grammar refuses, it hides what Error.URL hides (Error.URL is
-// also cut to 256 bytes, so the comparison is of the shorter ones). A
-// valid input is compared by adding a "%", an ErrEscape that changes
-// no "@", ":" or "/".
-func FuzzRedactInputAgreesWithError(f *testing.F) {
-	for _, s := range redactInputSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for _, in := range []string{s, s + "%"} {
-			want := redactInput(in)
-			for _, g := range allGrammars {
-				_, err := g.Parse(in)
-				var e *ftpurl.Error
-				if !errors.As(err, &e) || len(want) > 256 {
-					continue
-				}
-				if e.URL != want {
-					t.Errorf("redactInput(%q) = %q, but %v's Error.URL is %q", in, want, g, e.URL)
-				}
-			}
-		}
-		// A URL that parses with a password has it hidden.
-		for _, g := range allGrammars {
-			if u, err := g.Parse(s); err == nil && u.User != nil {
-				if _, ok := u.User.Password(); ok && redactInput(s) == s {
-					t.Errorf("%v.Parse(%q) has a password, but redactInput hides nothing", g, s)
-				}
-			}
-		}
-	})
-}
 
 // The command's doc: -h lists every mode and option with an example
 // under it, and each example runs (a "< FILE" is read as empty input).

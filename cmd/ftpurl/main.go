@@ -315,7 +315,7 @@ func (p *printer) fail(err error) {
 // standard output, so that every input has its line there.
 func (p *printer) bad(raw string, err error) {
 	if p.cfg.json {
-		p.encode(errorJSON{Input: redactInput(raw), Error: err.Error()})
+		p.encode(errorJSON{Input: ftpurl.Redact(raw), Error: err.Error()})
 	}
 	p.fail(err)
 }
@@ -495,7 +495,7 @@ const (
 // shows a byte sequence that is not UTF-8 as U+FFFD, so "path" also
 // gives the path escaped, exactly.
 type urlJSON struct {
-	Input     string    `json:"input"`  // the input, password hidden (redactInput)
+	Input     string    `json:"input"`  // the input, password hidden (ftpurl.Redact)
 	URL       string    `json:"url"`    // Redacted
 	Scheme    string    `json:"scheme"` // "ftp" or "ftps"
 	User      *string   `json:"user,omitempty"`
@@ -516,7 +516,7 @@ type urlJSON struct {
 
 // errorJSON is -json's object for an invalid URL.
 type errorJSON struct {
-	Input string `json:"input"` // the input, password hidden (redactInput)
+	Input string `json:"input"` // the input, password hidden (ftpurl.Redact)
 	Error string `json:"error"` // the error message, as on standard error
 }
 
@@ -556,7 +556,7 @@ func newPlanJSON(pl *ftpurl.Plan) *planJSON {
 // json prints the object of u, parsed from raw.
 func (p *printer) json(raw string, u *ftpurl.URL) {
 	v := urlJSON{
-		Input:    redactInput(raw),
+		Input:    ftpurl.Redact(raw),
 		URL:      u.Redacted(),
 		Scheme:   u.Scheme,
 		Host:     u.Host,
