@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // The command's doc: flags may come before, between or after the URLs,
@@ -199,7 +198,6 @@ func TestJSONInputIsNotCut(t *testing.T) {
 		t.Errorf("ftpurl -json LONG = %+v, want stdout %q and status 1", r, want)
 	}
 }
-
 
 // The command's doc: -h lists every mode and option with an example
 // under it, and each example runs (a "< FILE" is read as empty input).
