@@ -402,3 +402,35 @@ func TestSessionsAreKeptPerLogin(t *testing.T) {
 		t.Fatalf("%d logins, want 2 (one per user)", n)
 	}
 }
+
+// WriteTo, which io.Copy prefers, gives the bytes Read gives, checks
+// the end as Read does, and returns nil at the end (io.Copy's
+// contract), on every server.
+func TestResponseWriteTo(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			srv := need(t, name)
+			cl := &fetch.Client{}
+			defer cl.CloseIdleConnections()
+			for _, c := range []struct {
+				path string
+				want []byte
+			}{
+				{"binary.bin", binaryFile()},
+				{"empty.txt", nil},
+				{"text.txt;type=i", []byte(textFile)},
+			} {
+				resp, err := cl.Open(context.Background(), "ftp://"+srv.addr+"/"+c.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var b bytes.Buffer
+				n, err := io.Copy(&b, resp)
+				resp.Close()
+				if err != nil || n != int64(len(c.want)) || !bytes.Equal(b.Bytes(), c.want) {
+					t.Errorf("io.Copy of %s = %d, %v; want %d bytes", c.path, n, err, len(c.want))
+				}
+			}
+		})
+	}
+}

@@ -167,3 +167,19 @@ func ExampleErrNotFound() {
 	fmt.Println(errors.Is(err, fetch.ErrNotFound))
 	// Output: true
 }
+
+// io.Copy moves the file through WriteTo, in buffers sized to it.
+func ExampleResponse_WriteTo() {
+	addr, stop := exampleServer()
+	defer stop()
+	defer fetch.DefaultClient.CloseIdleConnections()
+
+	resp, err := fetch.Open(context.Background(), "ftp://"+addr+"/binary.bin")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Close()
+	n, err := io.Copy(io.Discard, resp)
+	fmt.Println(n, err)
+	// Output: 256 <nil>
+}

@@ -728,3 +728,35 @@ func (r *Response) sessionIfRunning() *session {
 	}
 	return r.sess
 }
+
+// WriteTo writes the file to w until its end, as Read reads it, with a
+// buffer sized to the file (up to 256 KiB), so that io.Copy moves a
+// large file in few system calls. It returns the bytes written and nil
+// at the file's end, or the first error of Read or w.
+func (r *Response) WriteTo(w io.Writer) (int64, error) {
+	size := 256 << 10
+	if rest := r.Size - r.offset; r.Size >= 0 && rest < int64(size) {
+		size = max(int(rest)+1, 512)
+	}
+	buf := make([]byte, size)
+	var total int64
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			m, werr := w.Write(buf[:n])
+			total += int64(m)
+			if werr != nil {
+				return total, werr
+			}
+			if m < n {
+				return total, io.ErrShortWrite
+			}
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
