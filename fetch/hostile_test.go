@@ -1252,3 +1252,28 @@ func TestHostileControlBytesInURLRefusedBeforeConnecting(t *testing.T) {
 		t.Errorf("%d connections reached the server; commands %q", n, f.commands())
 	}
 }
+
+// A server that refuses REST (RFC 3659 §5.3: 502 where the command is
+// not implemented) fails a WithOffset fetch with an *Error of Op
+// "rest": the file from byte 0 would be a silent loss of the caller's
+// offset. The RETR is never sent.
+func TestHostileRefusedRESTIsAnError(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t, script{
+		"REST": say("502 REST not implemented"),
+		"RETR": transfer("0123456789", "150 Opening (10 bytes)", "226 Done"),
+	})
+	c := &fetch.Client{IdleTimeout: -1}
+	_, _, err := openAndRead(context.Background(), c, f.url("f.bin;type=i"), fetch.WithOffset(4))
+	fe := asError(t, err)
+	if fe.Op != "rest" || fe.Command != "REST 4" || fe.Code != 502 {
+		t.Fatalf("err = %v; want Op rest, Command \"REST 4\", Code 502", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, cmd := range f.cmds {
+		if strings.HasPrefix(cmd, "RETR") {
+			t.Errorf("RETR was sent after the refused REST: %q", f.cmds)
+		}
+	}
+}
