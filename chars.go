@@ -24,6 +24,7 @@ const (
 	cUpper                          // "A".."Z"
 	cLabel                          // ALPHA | DIGIT | "-" | "_": a host name label (every grammar's semantic check)
 	cLabel1738                      // ALPHA | DIGIT | "-": RFC 1738 §5 domainlabel, RFC 2396 §3.2.2 (alphanum | "-")
+	cDotOrHyphen                    // "." "-": two in a row end a label early or may start an A-label's "--"
 
 	// allowUCS is never in the table: a scanner given it accepts RFC 3987
 	// ucschar (Lenient).
@@ -75,6 +76,7 @@ var chars = func() (t [256]uint32) {
 	set(cUpper, alpha[:26])
 	set(cLabel, alpha+digit+"-_")
 	set(cLabel1738, alpha+digit+"-")
+	set(cDotOrHyphen, ".-")
 	return t
 }()
 

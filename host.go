@@ -27,7 +27,7 @@ func (p *parser) host(lo, hi int) string {
 	// Most hosts are ASCII names: the fast path. Any fault or other
 	// byte takes the path below, which says what is wrong and where.
 	if p.plainHost {
-		if name, ok := plainName(p.r, s[lo:hi], p.upperHost, p.prevHost); ok {
+		if name, ok := plainName(p.r, s[lo:hi], p.upperHost, p.pairedHost, p.prevHost); ok {
 			return name
 		}
 		if name, detail := checkHostName(p.r, s[lo:hi], false, p.prevHost); detail == "" {
@@ -167,15 +167,16 @@ func checkHostName(r *rules, h string, idn bool, prev string) (string, string) {
 // plainName is the fast way of checkHostName for the most common host:
 // h holds only letters, digits, "-", "_" and "." (cHostName), which the
 // authority's scan found, and upper says whether one of them may be an
-// upper-case letter. In a grammar whose labels take all of those
-// (Lenient, RFC 3986: not strictHost) it returns what checkHostName
-// returns, and true, for a name with no empty label, no "--" (so no
-// A-label, RFC 5890 §2.3.2.1) and a last label that does not begin with
-// a digit (so not numeric); for any other h it returns false, and the
-// caller takes the full way, which says what is wrong. A few searches
-// of h, no loop over its bytes.
-func plainName(r *rules, h string, upper bool, prev string) (string, bool) {
-	if r.strictHost || h == "" || h[0] == '.' {
+// upper-case letter, and paired whether it may hold ".." or "--". In a
+// grammar whose labels take all of those (Lenient, RFC 3986: not
+// strictHost) it returns what checkHostName returns, and true, for a
+// name with no empty label, no "--" (so no A-label, RFC 5890 §2.3.2.1)
+// and a last label that does not begin with a digit (so not numeric);
+// for any other h it returns false, and the caller takes the full way,
+// which says what is wrong. No loop over the bytes of h, but for its
+// last label.
+func plainName(r *rules, h string, upper, paired bool, prev string) (string, bool) {
+	if r.strictHost || paired || h == "" || h[0] == '.' {
 		return "", false
 	}
 	end := len(h)
@@ -184,9 +185,6 @@ func plainName(r *rules, h string, upper bool, prev string) (string, bool) {
 			return "", false
 		}
 		end--
-	}
-	if strings.Contains(h, "..") || strings.Contains(h, "--") {
-		return "", false
 	}
 	if last := h[strings.LastIndexByte(h[:end], '.')+1 : end]; last == "" || chars[last[0]]&cDigit != 0 {
 		return "", false

@@ -41,15 +41,16 @@ type parser struct {
 
 	// The parts that a URL points to, gathered here so that the URL is
 	// copied to the heap once (see parse).
-	user      Userinfo
-	hasUser   bool
-	dirs      [4]string
-	ndirs     int
-	plainHost bool     // the host bytes are all in cHostName (see authority)
-	upperHost bool     // and one of them may be an upper-case letter
-	moreDirs  []string // all the directories, once there are more than 4 (ParseInto: from the start)
-	prevHost  string   // ParseInto: the host already in *u, reused when it is this one
-	next      int      // where path reads the next segment, for addDir
+	user       Userinfo
+	hasUser    bool
+	dirs       [4]string
+	ndirs      int
+	plainHost  bool     // the host bytes are all in cHostName (see authority)
+	upperHost  bool     // and one of them may be an upper-case letter
+	pairedHost bool     // and it may hold ".." or "--"
+	moreDirs   []string // all the directories, once there are more than 4 (ParseInto: from the start)
+	prevHost   string   // ParseInto: the host already in *u, reused when it is this one
+	next       int      // where path reads the next segment, for addDir
 
 	// The fault that ranks first so far; fault.err is nil while there
 	// is none.
@@ -345,10 +346,11 @@ func isName(s, name string) bool {
 func (p *parser) authority(u *URL, i int) int {
 	s := p.s
 	end := i
-	at, colon, close := -1, -1, -1 // the last "@", ":" and "]"
-	colons := 0                    // the ":" after the last "@"
-	and := ^uint32(0)              // the classes of the bytes after the last "@", and-ed
-	or := uint32(0)                // and or-ed
+	at, colon, close := -1, -1, -1     // the last "@", ":" and "]"
+	colons := 0                        // the ":" after the last "@"
+	and := ^uint32(0)                  // the classes of the bytes after the last "@", and-ed
+	or := uint32(0)                    // and or-ed
+	pair, last := uint32(0), uint32(0) // the classes two bytes in a row share, or-ed; the last byte's
 loop:
 	for ; end < len(s); end++ {
 		c := s[end]
@@ -356,12 +358,15 @@ loop:
 		if f&cAuthority == 0 {
 			and &= f
 			or |= f
+			pair |= f & last
+			last = f
 			continue
 		}
+		last = 0
 		switch c {
 		case '@':
 			at = end // the last "@" ends the userinfo
-			and, or, colons = ^uint32(0), 0, 0
+			and, or, colons, pair = ^uint32(0), 0, 0, 0
 		case ':':
 			colon = end
 			colons++
@@ -379,6 +384,7 @@ loop:
 	// the port's ":", are all in cHostName.
 	p.plainHost = and&cHostName != 0 && colons <= 1 && close <= at
 	p.upperHost = or&cUpper != 0
+	p.pairedHost = pair&cDotOrHyphen != 0
 	h := i
 	if at >= 0 {
 		p.userinfo(i, at)
