@@ -7,22 +7,16 @@ import (
 	"unicode/utf8"
 )
 
-// The sentinel errors. Every error that [Parse] and [URL.Plan] return for a
-// URL is an *[Error] whose Err is exactly one of these, so [errors.Is]
-// works (a programming error wraps none of them; see Error):
-//
-//	if errors.Is(err, ftpurl.ErrPort) { ... }
-//
-// When an input has several faults, Parse reports the one that comes
-// first in this order: [ErrEscape], [ErrControl], [ErrTypecode], [ErrScheme],
-// [ErrHost], [ErrPort], then the sentinel of the part holding the fault
-// ([ErrUserinfo], or [ErrPath] for the path, query and fragment).
+// The sentinel errors. Every fault of a URL that [Parse] and [URL.Plan]
+// report is an *[Error] whose Err is exactly one of these ([errors.Is]).
+// Of several faults, Parse reports the first in this order: ErrEscape,
+// ErrControl, ErrTypecode, ErrScheme, ErrHost, ErrPort, then ErrUserinfo
+// or ErrPath, the part holding it.
 var (
 	// ErrScheme: the scheme is not one that the grammar reads ("ftp";
 	// "ftps" too in Lenient and RFC3986), or "//" does not follow it.
 	ErrScheme = errors.New("not an ftp URL")
-	// ErrUserinfo: a character the grammar does not allow in the user
-	// name or password.
+	// ErrUserinfo: a character the grammar does not allow in the userinfo.
 	ErrUserinfo = errors.New("invalid userinfo")
 	// ErrHost: an empty, malformed or refused host.
 	ErrHost = errors.New("invalid host")
@@ -30,41 +24,21 @@ var (
 	ErrPort = errors.New("invalid port")
 	// ErrEscape: a "%" not followed by two hexadecimal digits.
 	ErrEscape = errors.New("invalid percent-escape")
-	// ErrPath: a character the grammar does not allow in the path,
-	// query or fragment; from Plan, a LIST or NLST argument that starts
-	// with "-".
+	// ErrPath: a character the grammar does not allow in the path, query or
+	// fragment; from Plan, a LIST or NLST argument that starts with "-".
 	ErrPath = errors.New("invalid path")
 	// ErrTypecode: a final ";type=" not followed by exactly one letter
 	// that the grammar allows.
 	ErrTypecode = errors.New("invalid typecode")
-	// ErrControl: a control character (0x00-0x1F or 0x7F), raw or
-	// percent-encoded, where it would reach the FTP control connection
-	// (RFC 959 §4.1.3 ends commands with CRLF).
+	// ErrControl: a control character (0x00-0x1F, 0x7F), raw or
+	// percent-encoded, that would reach a command (RFC 959 §4.1.3).
 	ErrControl = errors.New("control character")
 )
 
-// An Error describes why a URL was refused and where.
-//
-// URL is the input with its password hidden: when the input has an "@",
-// the text from the first ":" of the authority to the last "@" becomes
-// "xxxxx". The authority starts after the "//" that follows the scheme;
-// where that "//" is missing, or comes after the first "@" (as in
-// "ftp:/alice:secret@h//x"), it starts after the scheme's ":", or at the
-// start of an input with no scheme (RFC 3986 §3.1), so that
-// "ftp//alice:secret@host" is hidden too. A scheme other than ftp and
-// ftps (whatever the grammar) counts as none, so that "alice:secret@host", whose "alice" RFC 3986 would
-// read as a scheme, is hidden too. It is cut to 256 bytes with "…". The
-// message never quotes text from the hidden range.
-//
-// [Parse], [MustParse], [FromURL], UnmarshalText and ResolveReference return
-// Op "parse" and an Offset into their input. Plan returns Op "plan", the
-// URL's Redacted form, and Offset -1, since a URL value has no input to
-// point into.
-//
-// Err is one of the sentinels, exactly, for a fault of the URL. A
-// programming error, such as a [Grammar] that is not one of the four or
-// FromURL(nil), is not a fault of any URL: its Err is none of the
-// sentinels, so errors.Is(err, ErrScheme) is false for it.
+// An Error describes why a URL was refused and where. URL hides the
+// password as [Redact] does (for [URL.Plan], it is u.Redacted()), and the
+// message never quotes the hidden text. Err is none of the sentinels for a
+// programming error: a [Grammar] that is not one of the four, FromURL(nil).
 type Error struct {
 	Op     string // "parse" for every entry point that parses; "plan" for Plan
 	URL    string // the input, redacted, cut to 256 bytes with "…"
@@ -165,13 +139,14 @@ func redactInput(s string) string {
 	return cutURL(Redact(s))
 }
 
-// Redact returns rawURL with the text that may hold a password replaced
-// by "xxxxx", whether or not rawURL parses, for logging input as it was
-// given: when rawURL has an "@", the text from the first ":" of the
-// authority to the last "@", as [Error.URL] hides it (see [Error]). It
-// returns rawURL unchanged when that holds no such text. Unlike
-// Error.URL, the result is not cut short. For a parsed URL,
-// [URL.Redacted] gives the normalized form.
+// Redact returns rawURL, parsed or not, with the text that may hold a
+// password replaced by "xxxxx": when rawURL has an "@", from the first ":"
+// of the authority to the last "@". The authority starts after the "//"
+// that follows the scheme; where that "//" is missing or comes after the
+// first "@", after the scheme's ":", or at the start when there is no
+// scheme (one other than ftp and ftps counts as none). So
+// "ftp:/alice:secret@h//x" and "alice:secret@host" are hidden too.
+// [Error].URL is Redact's result cut to 256 bytes.
 func Redact(rawURL string) string {
 	if lo, hi, ok := passwordSpan(rawURL); ok {
 		return rawURL[:lo] + "xxxxx" + rawURL[hi:]

@@ -6,56 +6,22 @@ import (
 	"unicode/utf8"
 )
 
-// A Match is an ftp URL that FindAll found in a text.
+// A Match is an ftp URL that [Grammar.FindAll] found in a text.
 type Match struct {
 	Start, End int  // byte offsets of the URL in the text: text[Start:End]
 	URL        *URL // the URL that the grammar's Parse returns for text[Start:End]
 }
 
-// FindAll returns the ftp URLs of grammar g in text, left to right and
-// not overlapping: at most n of them, or all of them when n < 0, as in
-// package regexp. It returns nil when there is none. Each Match.URL is
-// what g.Parse returns for text[Match.Start:Match.End].
-//
-// A candidate starts at "ftp:", or "ftps:" in the grammars that read
-// ftps ([Lenient] and [RFC3986]; 2011 draft §5), in any case, that does
-// not follow an ASCII letter, digit, "+", "-" or "." (so "sftp://" and
-// "sftps://" hold none, and [RFC1738] and [RFC2396] find none in
-// "ftps://host/"; a URL right after a letter of another script, as in
-// Japanese text, is found). In text, Unicode white space, control characters, "<", ">",
-// '"' and "`" end a URL in every grammar, as RFC 3986 Appendix C
-// suggests, so URLs in "<...>", "<URL:...>" and quotes are found without
-// their delimiters.
-//
-// From each candidate FindAll takes the longest prefix that g's syntax
-// accepts. The syntax is Pattern's language without its semantic checks:
-// the value of a port, the numbers of a dotted quad and the numeric-host
-// rule, the octet that an escape encodes, the labels of a [Lenient] or
-// RFC 3986 host name (any run of letters, digits, "-", ".", "_", escapes
-// and, in Lenient, non-ASCII characters other than punctuation and
-// spaces), what an IP literal's brackets hold, and IDNA. If that prefix
-// fails one of those checks, the candidate is skipped, never cut shorter
-// (so "ftp://host:99999/" and "ftp://host/a%0Db" find nothing rather
-// than a part of themselves), and the search goes on right after its
-// ":", so that a valid URL that starts inside it is still found.
-// Where the syntax stops early, so does the URL: "ftp://host/a%zz"
-// finds "ftp://host/a", and "ftp://anonymous@ ftp.example.com" finds
-// "ftp://anonymous" (a host, since no host follows the "@"). RFC 1738
-// and RFC 2396 host names follow their documents' hostname syntax, so in
-// those grammars "ftp://my_host/" finds "ftp://my".
-//
-// Lenient, the grammar for prose, then drops trailing ". , : ; ! ? ' * _"
-// and U+3002 (ideographic full stop), and a ")", "]" or "}" that has no
-// opener inside the match, until none is left: "See ftp://host/a.txt."
-// finds "ftp://host/a.txt", "(ftp://host/a_(b))" finds
-// "ftp://host/a_(b)". It does so before the semantic checks, so that
-// "ftp://192.0.2.1." at the end of a sentence is found. The strict
-// grammars keep every character that their syntax accepts, as a regular
-// expression would: in [RFC3986], "ftp://host/a.txt." ends with the ".".
-//
-// FindAll looks at the text only at each ":" and inside candidates, and
-// its time is linear in len(text) whatever the text holds: candidates
-// that start inside another's path share its scan.
+// FindAll returns the ftp URLs of grammar g in text, left to right, at most
+// n, or all when n < 0, as in package regexp; nil when there is none.
+// A URL starts at "ftp:" or "ftps:" in any case, not after an ASCII letter,
+// digit, "+", "-" or ".", and white space, controls, "<", ">", '"' and "`"
+// end it (RFC 3986 Appendix C). FindAll takes the longest prefix that g's
+// syntax accepts ("ftp://anonymous@ ftp.example.com" finds
+// "ftp://anonymous"), and skips it, never cutting it shorter, when it fails
+// a semantic check (port, dotted quad, escaped octet, IDNA). Lenient first
+// drops trailing ". , : ; ! ? ' * _" and U+3002, and an unmatched ")", "]"
+// or "}". Its time is linear in len(text).
 func (g Grammar) FindAll(text string, n int) []Match {
 	if n == 0 || !g.valid() {
 		return nil

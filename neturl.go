@@ -6,20 +6,9 @@ import (
 	"strings"
 )
 
-// FromURL converts a *[url.URL] from net/url into a URL. It refuses with
-// [ErrScheme] a v whose scheme is not ftp or ftps (in any case), the
-// schemes that [Lenient] reads. A nil v is a
-// programming error, not a fault of a URL: its *[Error] has Offset -1
-// and wraps no sentinel.
-//
-// It parses v.String() with [Lenient], so it is lossless: net/url keeps a
-// path's escapes in RawPath (so "%2F" stays inside its segment and
-// ";type=" stays the typecode, RFC 1738 §3.2.2) and a fragment's in
-// RawFragment, and String writes them back. FromURL(u.URL()) is equal to
-// u, part by part, for every URL that [Parse] returns. A url.URL that
-// net/url parsed but ftpurl refuses (a control character, an IPv6 zone,
-// a bad port, no host) gives the *Error of Parse, which quotes
-// v.String() with the password hidden.
+// FromURL converts a *[url.URL] into a URL without loss, parsing v.String()
+// with [Lenient] (net/url keeps "%2F" and ";type=" in RawPath). A scheme
+// other than ftp or ftps is [ErrScheme]; a nil v wraps no sentinel.
 func FromURL(v *url.URL) (*URL, error) {
 	if v == nil {
 		return nil, newError("parse", "", -1, errUsage, "FromURL of a nil *url.URL")
@@ -30,19 +19,9 @@ func FromURL(v *url.URL) (*URL, error) {
 	return Lenient.Parse(v.String())
 }
 
-// URL returns u as a *[url.URL] from net/url: for a URL that [Parse]
-// returns, the same value that url.Parse(u.String()) returns. Scheme
-// is "ftp" or "ftps"; User is set with url.User or url.UserPassword;
-// Host holds the host (an IPv6 address in brackets) and the port unless
-// it is 0 or the scheme's default (21 for ftp, 990 for ftps); Path is
-// the decoded path, and RawPath the escaped one when net/url would not
-// write it the same way (as with "%2F" in a segment); RawQuery is u.RawQuery; Fragment is the
-// decoded fragment and RawFragment u.Fragment when it differs from
-// net/url's own escaping. So v.String() parses back to u, and [FromURL]
-// returns a URL equal to u.
-//
-// URL returns nil for a nil u (see URL), and an empty url.URL for the
-// zero URL, whose String is "" too.
+// URL returns u as a *[url.URL], the value of url.Parse(u.String()) for a
+// URL that [Parse] returns, so that [FromURL] gives back u. It returns nil
+// for a nil u, and an empty url.URL for the zero URL.
 func (u *URL) URL() *url.URL {
 	if u == nil {
 		return nil

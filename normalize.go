@@ -6,21 +6,10 @@ import (
 	"strings"
 )
 
-// Equal reports whether u and v are the same URL after normalization,
-// that is, whether their String forms are the same. The scheme's
-// default port and no port are equal (ftp: 21, RFC 1738 §3.2; ftps:
-// 990), and so are Scheme "" and "ftp"; an ftp URL never equals an ftps
-// one. The case of the scheme, of the host of the host, of the typecode and
-// of escapes in the query and fragment does not matter, nor does how a
-// path character was written ("%41" and "A" in a path are the same
-// octet once decoded). A "%2F" inside a segment is not a "/" between
-// two segments (RFC 1738 §3.2.2), an empty password is not an absent
-// one, "ftp://@host/" (an empty user) is not "ftp://host/" (no
-// userinfo), and query and fragment are compared as escaped text, so
-// "%41" and "A" there differ, as they do in String.
-//
-// A nil *URL is equal only to nil: it is not the zero URL, as a JSON
-// null is not "" (see URL).
+// Equal reports whether u and v have the same [URL.String]: a default port
+// equals none and "%41" equals "A" in a path, but "%2F" is not "/" (RFC
+// 1738 §3.2.2) and an empty user or password is not an absent one. A nil
+// *URL equals only nil.
 func (u *URL) Equal(v *URL) bool {
 	if u == nil || v == nil {
 		return u == v
@@ -212,34 +201,20 @@ func upper(c byte) byte {
 	return c
 }
 
-// String returns the normalized URI, ASCII only:
+// String returns the normalized URI, ASCII only, "" for the zero URL:
 //
 //	scheme://[user[:password]@]host[:port]/dir/.../name[;type=x][?query][#fragment]
 //
-// The scheme is ftp or ftps, in lower case (ftp for an empty Scheme);
-// the host is in lower-case A-labels (IPv6 in brackets, RFC 5952); the
-// port is left out when it is 0 or the scheme's default (21 for ftp,
-// 990 for ftps: "ftps://h:21/" keeps its ":21"); user, password and
-// each path segment are percent-encoded where, and only where, the 2011
-// draft's §3.1 grammar needs it (so "/" inside a segment is "%2F", ";"
-// is "%3B", a ":" in the password is "%3A", and unreserved characters
-// are never encoded), with upper-case hex; an empty path is "/"; the typecode is
-// lower case. Dot segments are kept: ".." is a CWD argument (RFC 1738
-// §3.2.2), not something to fold away.
-//
-// String also normalizes a URL value built by hand: the host is
-// lower-cased and converted to A-labels, an IPv6 host is bracketed, and
-// a Type in upper case is lowered; a Type that is not an ASCII letter is
-// left out. A Scheme other than ftp and ftps (in any case) is written in
-// lower case with every byte but letters and digits percent-encoded, so
-// that String stays ASCII and Parse refuses it ([ErrScheme]), and its
-// port is never left out. The zero URL gives "". String has a value receiver, so it
-// needs a non-nil *URL (see URL).
+// Scheme, host (A-labels; IPv6 as RFC 5952) and typecode are lower case,
+// a default port is left out, and user, password and segments are
+// percent-encoded where the 2011 draft §3.1 needs it, and only there ("/"
+// in a segment is "%2F"); dot segments stay (RFC 1738 §3.2.2). A Type that
+// is not a letter is left out, and an unknown Scheme is escaped, with its
+// port, so that Parse refuses it ([ErrScheme]).
 func (u URL) String() string { return u.format(false) }
 
-// Redacted is like String but replaces a password, when the URL has
-// one, with "xxxxx", as [net/url.URL.Redacted] does: a URL for a log.
-// Like String, it needs a non-nil *URL (see URL).
+// Redacted is String with the password, if any, replaced by "xxxxx", as
+// [net/url.URL.Redacted] does. It panics on a nil *URL.
 func (u URL) Redacted() string { return u.format(true) }
 
 // Classes of the bytes that String writes raw: the 2011 draft §3.1

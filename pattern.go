@@ -7,60 +7,21 @@ import (
 	"unicode/utf8"
 )
 
-// Pattern returns the source of an RE2 regular expression (package
-// regexp) for the URLs that grammar g accepts. It is not anchored: wrap
-// it as "^(?:" + p + ")$" to test a whole string, or use FindAll to find
-// URLs in text, which this pattern cannot do as well (see below).
-//
-// Anchored, the pattern matches exactly the strings that g.Parse accepts,
-// the semantic checks included: the port is 1..65535 (leading zeros
-// allowed), a dotted quad is four numbers 0..255 without leading zeros,
-// a host name whose last label is all digits or starts with "0x" is
-// refused, and no percent-escape in the userinfo, host or path encodes a
-// control character. [Parse] decodes a host before it checks it, and so
-// does the pattern: in [Lenient] and [RFC3986] a host may hold only the
-// escapes of letters, digits, "-", "_" and "." (%2E separates labels,
-// %30-%39 are digits of a dotted quad) and of bytes outside ASCII.
-//
-// The exception is IDNA, which no regular language can check: for a
-// host that Parse sends through IDNA (one that, once percent-decoded,
-// holds non-ASCII characters or a label beginning "xn--" in any case),
-// the pattern checks only which characters appear, so it may accept a
-// host that Parse refuses, and in Lenient it refuses non-ASCII
-// punctuation and spaces in a host, which IDNA might map.
-//
-// The pattern has six named groups, Regexp::Common's $RE{URI}{FTP}{-keep}
-// parts, each used once and holding raw (still escaped) text:
+// Pattern returns an RE2 regular expression (package regexp) that, anchored
+// ("^(?:" + p + ")$"), matches exactly what g.Parse accepts, but for IDNA,
+// which no regular language checks. Its named groups hold raw text, as
+// Regexp::Common's $RE{URI}{FTP}{-keep} does:
 //
 //	user      the user name (the userinfo up to its first ":")
-//	password  the password (after the first ":"), unset when there is none
+//	password  the password, unset when there is none
 //	host      the host as written, an IPv6 literal with its brackets
 //	port      the port digits, "" after a bare ":", unset when there is none
 //	path      the path without its leading "/" and without ";type=X"
 //	type      the typecode letter, unset when there is none
 //
-// Unlike $RE{URI}{FTP}, whose third group is the whole userinfo, user and
-// password are split at the first ":" in every grammar, as Parse does.
-// In Lenient, where ";" is data, a last segment that holds ";type="
-// more than once may leave the final ";type=X" in path; RE2 has no
-// look-ahead to do better.
-//
-// Letters are written as classes ([Ff][Tt][Pp]), never with (?i), which
-// in Go also matches the Kelvin sign and the long s.
-//
-// RFC2396.Pattern() accepts the language of Perl's Regexp::Common
-// $RE{URI}{FTP}{-i} (lib/Regexp/Common/URI/ftp.pm and URI/RFC2396.pm),
-// apart from the semantic checks above, which that regex does not make.
-//
-// Used unanchored on text, the pattern finds the leftmost match and does
-// not know where a URL in prose ends (it matches "ftp://" inside
-// "sftp://" and keeps a final "." of a sentence); FindAll does.
-//
-// The scheme is ftp in every grammar, and ftps too in [Lenient] and
-// [RFC3986] (2011 draft §5); no group holds it.
-//
-// For a [Grammar] that is not one of the four, Pattern returns a pattern
-// that matches nothing.
+// In Lenient a last segment with ";type=" twice may leave the final
+// ";type=X" in path. To find URLs in prose use [Grammar.FindAll]. For an
+// invalid Grammar, the pattern matches nothing.
 func (g Grammar) Pattern() string {
 	if !g.valid() {
 		return matchNothing

@@ -31,26 +31,23 @@ func lineBreakName(s string) string {
 	return "a NUL byte"
 }
 
-// A Method is how a Plan walks the directories of the path to the
-// resource. Its names are curl's --ftp-method values.
+// A Method is how a Plan walks the directories of the path; its names are
+// curl's --ftp-method values.
 type Method int
 
 const (
-	// MultiCWD, the default, sends one CWD per non-null directory, in
-	// order: the 2011 draft §3.2.3 (1), RFC 1738 §3.2.2, and curl's
-	// default.
+	// MultiCWD, the default, sends one CWD per non-null directory, in order
+	// (2011 draft §3.2.3 (1), RFC 1738 §3.2.2).
 	MultiCWD Method = iota
 
-	// SingleCWD sends one CWD with the non-null directories joined by
-	// "/" (curl's --ftp-method singlecwd). It saves round trips, but
-	// the server must take "/" as its separator.
+	// SingleCWD sends one CWD of the non-null directories joined by "/"
+	// (adding none after one that ends with "/"); the server must take "/" as
+	// its separator.
 	SingleCWD
 
-	// NoCWD sends no CWD: the joined directories and Name go in the
-	// argument of RETR, LIST or NLST (curl's --ftp-method nocwd). The
-	// 1997 draft §2.5 warns that this "may work on some systems, but
-	// clients MUST NOT rely upon it", and that it is the only way to
-	// reach a file below a directory the user may not enter.
+	// NoCWD sends no CWD: the joined directories and Name are the argument of
+	// RETR, LIST or NLST. The 1997 draft §2.5 says clients "MUST NOT rely
+	// upon it".
 	NoCWD
 )
 
@@ -62,22 +59,20 @@ var methodNames = names[Method]{
 
 func (m Method) valid() bool { return methodNames.valid(m) }
 
-// String returns "multicwd", "singlecwd" or "nocwd", the names curl's
-// --ftp-method option takes, and "Method(n)" for any other value.
+// String returns "multicwd", "singlecwd" or "nocwd", and "Method(n)" for
+// any other value.
 func (m Method) String() string {
 	return methodNames.str(m, "Method")
 }
 
-// MarshalText returns the name that String returns, so that a [Method]
-// can be a flag ([flag.TextVar]) or a configuration value. An unknown
-// Method is an error.
+// MarshalText returns the name that String returns, so that a [Method] can
+// be a flag ([flag.TextVar]); an unknown Method is an error.
 func (m Method) MarshalText() ([]byte, error) {
 	return methodNames.marshal(m, "Method")
 }
 
-// UnmarshalText sets m to the method named by text, one of the names
-// that String returns, in any ASCII case. Any other text is an error
-// that lists the names, and leaves m unchanged.
+// UnmarshalText sets m to the method that String names, in any ASCII case.
+// Other text is an error that lists the names, and leaves m unchanged.
 func (m *Method) UnmarshalText(text []byte) error {
 	v, err := methodNames.unmarshal(text, "Method")
 	if err != nil {
@@ -87,8 +82,8 @@ func (m *Method) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// A PlanOption changes how Plan builds a Plan. The options are
-// [WithMethod] and [WithAbsolutePaths]; a nil PlanOption is ignored.
+// A PlanOption changes how [URL.Plan] builds a Plan: [WithMethod] or
+// [WithAbsolutePaths]. A nil PlanOption is ignored.
 type PlanOption func(*planConfig)
 
 type planConfig struct {
@@ -97,54 +92,38 @@ type planConfig struct {
 }
 
 // WithMethod selects how the Plan changes directory: [MultiCWD] (the
-// default), [SingleCWD] or [NoCWD]. Plan refuses a [Method] other than these
-// three, rather than guess, with an *[Error] that wraps no sentinel: it is
-// a programming error, not a fault of the URL.
+// default), [SingleCWD] or [NoCWD]. Plan refuses any other [Method] with an
+// *[Error] that wraps no sentinel.
 func WithMethod(m Method) PlanOption { return func(c *planConfig) { c.method = m } }
 
-// WithAbsolutePaths reads the path from the root of the server's file
-// system, the convention that the 1997 draft §3.1 describes and that
-// browsers follow, instead of from the login directory as RFC 1738
-// §3.2.2 and the 2011 draft §3.2.3 do. The Plan then starts with
-// "CWD /" ([MultiCWD]), or the joined path gets a leading "/" ([SingleCWD],
-// [NoCWD]). As that section proposes, a first directory "~" stands for
-// the login directory: it is dropped, and the path stays relative, so
-// ftp://host/~/foo/bar.html sends "CWD foo" and "RETR bar.html", and
-// ftp://host/~ and ftp://host/~/ list the login directory.
+// WithAbsolutePaths reads the path from the root (1997 draft §3.1), not
+// from the login directory (RFC 1738 §3.2.2): the Plan starts with "CWD /",
+// or the joined path with "/". A first directory "~" is the login
+// directory and is dropped: ftp://host/~/foo/f sends "CWD foo", "RETR f".
 func WithAbsolutePaths() PlanOption { return func(c *planConfig) { c.absolute = true } }
 
-// An Action is what a Plan does once it has reached the directory, as
-// the 2011 draft §3.2.3 step (4) decides it from Name and the typecode.
+// An Action is what a Plan does in the directory it reached, as the 2011
+// draft §3.2.3 step (4) decides it from Name and the typecode.
 type Action int
 
 const (
 	_ Action = iota
 
-	// Retrieve: RETR Name. The typecode is a, e, i or u, so Name is a
-	// file (4c).
+	// Retrieve: RETR Name; the typecode is a, e, i or u (4c).
 	Retrieve
 
-	// List: LIST, a listing of the directory reached. Name is empty
-	// and the typecode is not d (4a).
+	// List: LIST of the directory reached; no Name, no typecode d (4a).
 	List
 
-	// NameList: NLST, or NLST Name when Name is not empty. The typecode
-	// is d (4b; RFC 1738 §3.2.2: "the client should obtain a list of
-	// file names using NLST").
+	// NameList: NLST, or NLST Name; typecode d (4b, RFC 1738 §3.2.2).
 	NameList
 
-	// RetrieveOrList: Name may be a file or a directory (4d): there is
-	// no typecode, or one that is not defined (the draft's §3.2.3.1 says
-	// to ignore it). Commands renders RETR Name; when the server answers
-	// 550, the client runs the Plan's Fallback, which changes into Name
-	// and lists it.
+	// RetrieveOrList: RETR Name, with a Fallback that lists Name; no typecode
+	// or an undefined one (4d, §3.2.3.1).
 	RetrieveOrList
 
-	// ChangeDir: only the CWD lines of Dirs, with no TYPE (Type is
-	// TypeNone) and no transfer (Name is ""). It is the Action of a
-	// Plan's Verify, which CWD's into the argument of a listing that
-	// came back empty: 250 says the directory is empty indeed, 550 that
-	// the name does not exist. [URL.Plan] never returns it at the top.
+	// ChangeDir: only the CWD lines of Dirs; the Action of a Verify, never of
+	// a Plan that [URL.Plan] returns.
 	ChangeDir
 )
 
@@ -164,15 +143,14 @@ func (a Action) String() string {
 	return actionNames.str(a, "Action")
 }
 
-// MarshalText returns the name that String returns, so that a Plan
-// encodes to JSON with a readable action. An unknown Action is an error.
+// MarshalText returns the name that String returns, so that a Plan's JSON
+// has a readable action; an unknown Action is an error.
 func (a Action) MarshalText() ([]byte, error) {
 	return actionNames.marshal(a, "Action")
 }
 
-// UnmarshalText sets a to the action named by text, one of the names
-// that String returns, in any ASCII case. Any other text is an error
-// that lists the names, and leaves a unchanged.
+// UnmarshalText sets a to the action that String names, in any ASCII case.
+// Other text is an error that lists the names, and leaves a unchanged.
 func (a *Action) UnmarshalText(text []byte) error {
 	v, err := actionNames.unmarshal(text, "Action")
 	if err != nil {
@@ -182,24 +160,12 @@ func (a *Action) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// A Plan is what an FTP client sends for a URL after it has logged in
-// (see [URL.Login]): the arguments of the 2011 draft §3.2's HOST and
-// §3.2.3's commands. Commands renders them as lines. A Plan holds
-// decoded octets: an argument may hold "/" (from "%2F") and need not be
-// UTF-8 (the draft's §3.3 sends octets outside ASCII as they are).
-//
-// Two plans hang off a Plan, each run only on the server's answer, never
-// among Commands: Fallback when a RETR is refused (2011 draft §3.2.3
-// (4d)), and Verify when a LIST or NLST with an argument lists nothing.
-// A listing can not tell a missing name from an empty directory: vsftpd
-// and Pure-FTPd answer "LIST dir/absent" and "NLST absent" with 150,
-// nothing, 226. Verify is "CWD" of that same argument: its Action is
-// [ChangeDir], its Dirs the one argument, its Type [TypeNone] (it sends
-// no TYPE) and its Name "". Its 250 means the directory is empty
-// indeed; its 550 means the name does not exist, an error and never an
-// empty listing. Neither a Fallback nor a Verify has a Verify or
-// Fallback of its own, but for a Fallback whose LIST has an argument,
-// which carries a Verify like any other.
+// A Plan is what an FTP client sends for a URL after login ([URL.Login]):
+// the arguments of HOST (2011 draft §3.2.1) and of the §3.2.3 commands, as
+// decoded octets (§3.3), which [Plan.Commands] renders. Fallback runs after
+// a 550 to RETR: CWD Name (NoCWD: the whole path), TYPE A, LIST. Verify
+// runs when a listing with an argument is empty: a [ChangeDir] into it,
+// whose 550 means a missing name.
 type Plan struct {
 	Host     string   // argument of HOST (2011 draft §3.2.1); IPv6 in brackets
 	Dirs     []string // CWD arguments in order
@@ -210,39 +176,13 @@ type Plan struct {
 	Verify   *Plan  // a LIST or NLST with an argument: the CWD to run when it lists nothing
 }
 
-// Commands renders the lines a client sends after login, in order,
-// without the CRLF that ends each one (RFC 959 §4.1.3):
-//
-//   - "CWD dir" for each element of Dirs (an empty element sends
-//     nothing: 2011 draft §3.2.3 (1), Note);
-//   - "TYPE A", "TYPE E", "TYPE I" or "TYPE U" (§3.2.3 (2)), the
-//     argument in upper case as RFC 959 §5.3.2 writes it;
-//   - "RETR name" for [Retrieve] and [RetrieveOrList], "LIST" or "LIST name"
-//     for [List], "NLST" or "NLST name" for [NameList] (§3.2.3 (4a)-(4d)).
-//
-// A [ChangeDir] Plan, such as a Verify, renders its CWD lines alone: no
-// TYPE and no transfer, so a Verify's Commands is ["CWD name"].
-//
-// The lines of Fallback and Verify are not among them: a client sends
-// them, from Fallback.Commands and Verify.Commands, only when the server
-// refuses the RETR or the listing comes back empty. HOST, which a
-// client sends before login (§3.2.1), and the commands that set up the
-// data connection (PASV, EPSV, PORT, EPRT; §3.2.3 (3)) are the client's
-// business and not among the lines either.
-//
-// A Plan that [URL.Plan] returned always renders. A Plan built or changed
-// by hand gets the checks that URL.Plan applies to its own: Commands
-// returns nil when an argument (Host included) holds CR, LF or NUL, when
-// Type is not a, e, i or u (in either case; TypeNone, and only it, for
-// ChangeDir), when Action is not one of the five, when a LIST or NLST
-// argument begins with "-", when a ChangeDir has a Name or no directory
-// to change into, when a Fallback is on a Plan that is not
-// RetrieveOrList or has a Fallback of its own, or when a Verify is not
-// a ChangeDir into the Name of a List or NameList Plan, with neither
-// Fallback nor Verify of its own. So it never renders a line that
-// injects a command. A nil *Plan has no lines: Commands returns nil.
-//
-// Commands is [Plan.Steps], each rendered by [Step.String].
+// Commands renders [Plan.Steps] as lines without CRLF (RFC 959 §4.1.3):
+// "CWD dir" for each non-empty element of Dirs, "TYPE X" (none for a
+// [ChangeDir]), then "RETR name", "LIST [name]" or "NLST [name]" (2011
+// draft §3.2.3). It returns nil for a nil Plan, or one built by hand that
+// [URL.Plan] would not return (an argument holding CR, LF or NUL, a LIST
+// or NLST argument that begins with "-", a wrong Type, Action, Fallback or
+// Verify): it never renders an injected command.
 func (p *Plan) Commands() []string {
 	steps := p.Steps()
 	if steps == nil {
@@ -255,26 +195,16 @@ func (p *Plan) Commands() []string {
 	return lines
 }
 
-// A Step is one command of a Plan, as an FTP client sends it after
-// login: the command and its argument, apart (RFC 959 §4.1: a command
-// is a four-letter code, a space and its argument, if it takes one).
-// A client that runs a Plan sends each Step and reads its reply, so it
-// can tell which one a server refused without parsing a line back.
+// A Step is one command of a Plan, code and argument apart (RFC 959 §4.1).
 type Step struct {
-	// Command is the command's code in upper case (RFC 959 §4.1):
-	// "CWD", "TYPE", "RETR", "LIST" or "NLST".
+	// Command is "CWD", "TYPE", "RETR", "LIST" or "NLST".
 	Command string
-	// Arg is the argument, decoded octets as the Plan holds them: a
-	// directory for CWD (2011 draft §3.2.3 (1)), the upper-case type
-	// for TYPE ("A", "E", "I" or "U"; §3.2.3 (2), RFC 959 §5.3.2), the
-	// name for RETR, LIST and NLST (§3.2.3 (4)). "" for none: a LIST
-	// or NLST of the directory reached.
+	// Arg is the argument, decoded as in the Plan; "" for none.
 	Arg string
 }
 
-// String returns the step as a command line without its CRLF (RFC 959
-// §4.1.3): Command, then a space and Arg when Arg is not empty, so
-// "CWD pub", "TYPE I" and "LIST", never "LIST " with a trailing space.
+// String returns the command line without its CRLF (RFC 959 §4.1.3):
+// Command, then a space and Arg when Arg is not "", so "LIST", never "LIST ".
 func (s Step) String() string {
 	if s.Arg == "" {
 		return s.Command
@@ -282,18 +212,9 @@ func (s Step) String() string {
 	return s.Command + " " + s.Arg
 }
 
-// Steps returns the commands a client sends after login, in order, one
-// Step a command, as Commands describes them (2011 draft §3.2.3):
-// {CWD, dir} for each non-empty element of Dirs (step (1)), {TYPE, X}
-// with X the upper-case letter of Type (step (2); none for a
-// [ChangeDir] Plan), then {RETR, Name}, {LIST, Name} or {NLST, Name}
-// (step (4)), whose Arg is "" when Name is. The steps of Fallback and
-// Verify are not among them; a client takes them from Fallback.Steps
-// and Verify.Steps when the server's answer calls for them.
-//
-// Steps returns nil for a nil *Plan and for a Plan that fails the
-// checks that Commands applies, so that it never hands back an argument
-// that injects a command (RFC 959 §4.1.3).
+// Steps returns the commands of [Plan.Commands], one [Step] each: {CWD,
+// dir}, {TYPE, X}, then {RETR, Name}, {LIST, Name} or {NLST, Name}, Arg ""
+// when Name is. It returns nil where Commands does.
 func (p *Plan) Steps() []Step {
 	if p == nil || p.check() != nil {
 		return nil
@@ -409,84 +330,24 @@ func lineBreakFault(what, s string) *fault {
 	return valueFault(ErrControl, what+" holds "+lineBreakName(s))
 }
 
-// Plan returns the arguments of the commands that retrieve the resource
-// that u names, following the 2011 draft §3.2.3 step by step, with
-// [MultiCWD] and a path relative to the login directory unless options
-// say otherwise:
+// Plan returns the commands that retrieve what u names, step by step as the
+// 2011 draft §3.2.3 says, with [MultiCWD] from the login directory unless
+// opts say otherwise:
 //
-//   - Host is u's host as HOST takes it (§3.2.1): A-labels (§6.3.1), an
-//     IPv6 address in brackets.
-//   - Dirs: each non-null directory of u.Dirs, in order (§3.2.3 (1));
-//     null segments send nothing, where the 1997 draft §2.5 sent "CWD "
-//     with an empty argument, which servers answer four different ways.
-//     Dot segments are sent as they are. A directory that begins with
-//     "/" (from "%2F") is an absolute path, and the directories before
-//     it are not sent, in every [Method]: ftp://h/a/%2Fetc/motd sends
-//     "CWD /etc", never a "CWD a" that fails where a does not exist. A
-//     Name that begins with "/" drops them all the same.
-//   - Type: every Plan sends exactly one TYPE. The typecodes a, e, i and
-//     u send their letter (§3.2.3 (2)). Otherwise the client must guess
-//     (RFC 1738 §3.2.2, 1997 draft §2.3), and Plan guesses the way that
-//     never changes a byte: i (image) before RETR, a (ASCII, RFC 959's
-//     default) before LIST and NLST, whose listings are text. curl makes
-//     the same choice. A server left in its ASCII default would turn
-//     every LF of a binary file into CRLF.
-//   - Action: Name "" lists the directory reached: [List] (4a), or
-//     [NameList] with typecode d; typecode d with a Name is NameList of
-//     Name (4b); a, e, i, u is [Retrieve] (4c); no typecode or an
-//     undefined letter is [RetrieveOrList] (4d).
-//   - Fallback, for RetrieveOrList only: when the server refuses the
-//     RETR with 550 (also a 550 that comes after the 150 that opened the
-//     transfer), the client runs Fallback from where the Plan left it:
-//     "CWD Name" (with [NoCWD], CWD of the whole path), "TYPE A" and
-//     "LIST". A CWD fails for a missing name, where "LIST name" would
-//     answer 226 with nothing and look like an empty directory.
-//   - Verify, for a LIST or NLST with an argument ("LIST dir/absent"
-//     with NoCWD, "NLST absent" with typecode d): vsftpd and Pure-FTPd
-//     answer it with 150, nothing, 226 for a missing name too, so when
-//     the listing comes back empty the client sends Verify's one line,
-//     "CWD" of the same argument: 250 means the directory is empty,
-//     550 that the name does not exist. See [Plan] and [ChangeDir].
+//   - Dirs: the non-null directories, dot segments too (step (1)); one that
+//     begins with "/" (from "%2F") drops those before it, as a Name does.
+//   - Type: exactly one TYPE: a, e, i or u from the typecode (step (2));
+//     otherwise i before RETR and a before LIST and NLST (RFC 1738 §3.2.2).
+//   - Action: no Name is [List], or [NameList] with typecode d; a Name is
+//     NameList with d, [Retrieve] with a, e, i or u, and [RetrieveOrList]
+//     otherwise (step (4)), with a Fallback.
 //
-// WithMethod([SingleCWD]) and WithMethod(NoCWD) join the non-null
-// directories (and, for NoCWD, Name) with "/", where an element that
-// begins with "/" discards what came before it; no "/" is added after
-// an element that already ends with one. [WithAbsolutePaths] starts the
-// path at the root (1997 draft §3.1).
-//
-// An argument that begins with "~" from a segment that is not the
-// path's first is sent as "./~...": ftp://h/odd/~ sends "CWD odd" and
-// "RETR ./~". vsftpd, ProFTPD and Pure-FTPd expand a leading "~" of any
-// argument to a home directory, which made a file named "~" below the
-// top unreachable; "./~" reaches it on every server. The rule applies
-// to each argument as it is sent, CWD, RETR, LIST, NLST and those of
-// Fallback and Verify alike: a joined argument (SingleCWD, NoCWD) gets
-// "./" only when it begins with "~", so NoCWD sends "RETR odd/~" as it
-// is. A null segment is a segment: in ftp://h//~/f the "~" is not
-// first. The path's first segment keeps its meaning: without
-// WithAbsolutePaths a "~" there is sent as it is, for the servers that
-// expand it (the 2011 draft §3.2.3 (1) sends each segment as it is);
-// with it, a first "~" is the login directory and is dropped (1997
-// draft §3.1), and any other first segment is a name below the root,
-// so MultiCWD's "CWD /" is followed by "CWD ./~user", the directory
-// that SingleCWD reaches with "CWD /~user".
-//
-// Plan never lets a URL value inject a command, however it was built:
-// it refuses with an *[Error] whose Err is [ErrControl] a user, password,
-// host, directory, name or typecode that holds CR, LF or NUL ([Parse]
-// refuses every control character, so only a URL built by hand gets
-// there). So a nil error means that every argument a client sends, USER
-// and PASS included, is safe. It refuses with [ErrPath] a LIST or NLST
-// argument that begins with "-", which servers read as options of ls
-// (RETR and CWD arguments may begin with "-"). A URL built by hand is
-// also refused with [ErrHost] when its host is empty or not a valid host
-// (as Parse would refuse it), and with [ErrTypecode] when its Type is not
-// an ASCII letter. The error's Op is "plan", its URL is u.Redacted()
-// (cut to 256 bytes), and its Offset is -1: a URL value has no input to
-// point into.
-//
-// A nil *URL and a Method other than the three are programming errors,
-// not faults of a URL: the *Error then wraps no sentinel.
+// An argument from a segment other than the path's first that begins with
+// "~" is sent as "./~...". Plan refuses a URL that could inject a command:
+// a part holding CR, LF or NUL is [ErrControl], a LIST or NLST argument
+// that begins with "-" [ErrPath], a bad host [ErrHost], a Type that is not
+// a letter [ErrTypecode]. The *[Error] has Offset -1; for a nil u or an
+// unknown [Method] it wraps no sentinel.
 func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	if u == nil {
 		return nil, newPlanError(nil, valueFault(errUsage, "Plan of a nil *URL"))

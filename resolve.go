@@ -5,38 +5,13 @@ import (
 	"strings"
 )
 
-// ResolveReference resolves the URI reference ref against u, as RFC 3986
-// §5.2 does with a strict parser, and returns the target URL. The 1997
-// draft §2.8 says that ftp URLs take every form of relative reference:
-// "g", "../g", "/g", "//host/g", "?q", "#f", "" and absolute ones.
-//
-// The base is u as String writes it. The reference is read with
-// [Lenient]'s rules, so it may hold raw spaces and Unicode, which the
-// result percent-encodes; it is split the way RFC 3986 Appendix B
-// splits it, so a ":" before the first "/", "?" or "#" ends a scheme
-// (write "./a:b" for a relative path whose first segment holds ":",
-// §4.2).
-//
-// Dot segments "." and ".." are removed from the target path as §5.2.4
-// says (unlike [Parse], which keeps them as CWD arguments); one spelled
-// "%2E" counts too, since it is the same segment once decoded (§6.2.2.2,
-// and Parse reads it so). A segment holding "%2F" is one segment: ".."
-// removes it whole. A final ";type=X" belongs to the segment it ends, so
-// "..;type=d" is not a dot segment. The result's typecode is whatever
-// its path ends with: a reference with a path replaces the base's last
-// segment and with it the base's typecode; an empty reference, "?q" or
-// "#f" keeps both.
-//
-// The target has the reference's scheme, or the base's when the
-// reference has none (§5.2.2: "//host/g" on an ftps base is ftps). It is
-// parsed with Lenient. A reference with a scheme other than ftp and
-// ftps is [ErrScheme]; "ftp:g", strictly an absolute URL with no
-// authority (§5.2.2, §5.4.2), is [ErrHost], as is any target without a
-// host; a nil u is a base without a host, so only a reference with an
-// authority ("//host/g") resolves against it. A fault in the reference
-// gives an *[Error] that quotes ref and
-// points into it; a base built by hand that String cannot make valid
-// gives the *Error of the resolved URL.
+// ResolveReference resolves the URI reference ref against u's String as
+// RFC 3986 §5.2 does (1997 draft §2.8), and parses the target with
+// [Lenient]. Unlike [Parse], it removes dot segments (§5.2.4), "%2E" too;
+// a segment holding "%2F" is one, and "..;type=d" is none. The typecode
+// goes with the last segment. A scheme other than ftp and ftps is
+// [ErrScheme], a target without a host ("ftp:g", §5.4.2) [ErrHost]; a nil
+// u is a base without a host. A fault of ref gives an *[Error] into ref.
 func (u *URL) ResolveReference(ref string) (*URL, error) {
 	p := parser{r: Lenient.rules(), s: ref}
 	var (

@@ -2,15 +2,12 @@ package ftpurl
 
 import "strings"
 
-// DefaultPort is the port an ftp URL without one refers to
-// (RFC 1738 §3.2, 2011 draft §3.2.1).
+// DefaultPort is the port of an ftp URL without one (RFC 1738 §3.2, 2011
+// draft §3.2.1).
 const DefaultPort = 21
 
-// DefaultFTPSPort is the port an ftps URL without one refers to: FTP
-// over TLS from the first byte (implicit TLS), the port that IANA
-// registered as ftps and that curl, FileZilla and WinSCP use. The 2011
-// draft (§5, §7.2) names ftps as the deployed scheme for FTP secured
-// with TLS (RFC 4217) and leaves its details out of scope.
+// DefaultFTPSPort is the port of an ftps URL without one: implicit TLS, the
+// port IANA registered as ftps (2011 draft §5, §7.2; RFC 4217).
 const DefaultFTPSPort = 990
 
 // A scheme is a URL scheme that ftpurl reads: its name, in lower case,

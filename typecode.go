@@ -6,12 +6,11 @@ import (
 )
 
 // A Typecode is the letter of a URL's final ";type=" (RFC 1738 §3.2.2,
-// 2011 draft §3.2.3.1), always lower case in a parsed URL.
+// 2011 draft §3.2.3.1), lower case in a parsed URL.
 type Typecode byte
 
-// The typecodes the standards name. RFC 1738 knows a, i and d; the 1997
-// draft §2.3 only a and i; the 2011 draft §3.1 a, e, i, u and d, and
-// accepts any other letter as an extension.
+// The typecodes the standards name: RFC 1738 a, i and d; the 1997 draft
+// §2.3 a and i; the 2011 draft §3.1 a, e, i, u, d and any other letter.
 const (
 	TypeNone      Typecode = 0   // no ";type=" in the URL
 	TypeASCII     Typecode = 'a' // TYPE A
@@ -21,9 +20,8 @@ const (
 	TypeDirectory Typecode = 'd' // a directory listing: NLST (RFC 1738 §3.2.2)
 )
 
-// String returns the typecode's letter in lower case, as [URL.String]
-// writes it; "" for [TypeNone]; and "Typecode(0x0a)" for a value that is
-// not an ASCII letter, which only a URL built by hand can hold.
+// String returns the letter in lower case, "" for [TypeNone], and
+// "Typecode(0x0a)" for a value that is not an ASCII letter.
 func (t Typecode) String() string {
 	if t == TypeNone {
 		return ""
@@ -34,10 +32,8 @@ func (t Typecode) String() string {
 	return fmt.Sprintf("Typecode(%#02x)", byte(t))
 }
 
-// AppendText appends the typecode's letter in lower case to b, and
-// nothing for [TypeNone], so that a [Typecode] is text in JSON, flags and
-// configuration files ([encoding.TextAppender]). A value that is not an
-// ASCII letter, which only a URL built by hand can hold, is an error.
+// AppendText appends the letter in lower case, nothing for [TypeNone]
+// ([encoding.TextAppender]); a value that is not an ASCII letter is an error.
 func (t Typecode) AppendText(b []byte) ([]byte, error) {
 	if t == TypeNone {
 		return b, nil
@@ -49,19 +45,15 @@ func (t Typecode) AppendText(b []byte) ([]byte, error) {
 	return append(b, byte(l)), nil
 }
 
-// MarshalText returns the typecode's letter in lower case, "" for
-// [TypeNone] ([encoding.TextMarshaler]): in JSON a [Typecode] is "i", not
-// its byte value 105. A value that is not an ASCII letter is an error, as
-// in AppendText.
+// MarshalText returns what AppendText appends: in JSON a [Typecode] is "i",
+// not 105 ([encoding.TextMarshaler]).
 func (t Typecode) MarshalText() ([]byte, error) {
 	return t.AppendText(nil)
 }
 
-// UnmarshalText sets t from one ASCII letter in any case, stored in
-// lower case as [Parse] stores it (RFC 1738 §3.2.2: the typecode is
-// case-insensitive), and an empty text to [TypeNone]
-// ([encoding.TextUnmarshaler]). Any other text is an error and leaves t
-// unchanged.
+// UnmarshalText sets t from one ASCII letter in any case, stored in lower
+// case (RFC 1738 §3.2.2), or to [TypeNone] for an empty text. Other text is
+// an error and leaves t unchanged.
 func (t *Typecode) UnmarshalText(text []byte) error {
 	switch len(text) {
 	case 0:

@@ -2,11 +2,9 @@ package ftpurl
 
 import "strings"
 
-// Userinfo is the immutable user name and optional password of a URL
-// (RFC 1738 §3.2.1, 2011 draft §3.2.2). Its methods accept a nil
-// *Userinfo, which has an empty user name and no password. Nothing in
-// ftpurl changes a Userinfo once made, [Grammar.ParseInto] included, so
-// URLs may share one.
+// Userinfo is the immutable user name and optional password of a URL (RFC
+// 1738 §3.2.1, 2011 draft §3.2.2); URLs may share one. Its methods accept a
+// nil *Userinfo: no user name, no password.
 type Userinfo struct {
 	username    string
 	password    string
@@ -19,8 +17,7 @@ func User(name string) *Userinfo {
 }
 
 // UserPassword returns a [Userinfo] with the given user name and password.
-// RFC 3986 §3.2.1 deprecates passwords in URLs; FTP still uses them
-// (2011 draft §3.2.2), so Redacted and [Error] hide them.
+// RFC 3986 §3.2.1 deprecates passwords in URLs, so Redacted hides them.
 func UserPassword(name, password string) *Userinfo {
 	return &Userinfo{username: name, password: password, passwordSet: true}
 }
@@ -33,9 +30,9 @@ func (ui *Userinfo) Username() string {
 	return ui.username
 }
 
-// Password returns the decoded password and whether one is set.
-// "ftp://foo:@host/" has an empty password that is set; "ftp://foo@host/"
-// has none (RFC 1738 §3.2.1). A nil *Userinfo has none: "", false.
+// Password returns the decoded password and whether one is set:
+// "ftp://foo:@host/" has an empty one, "ftp://foo@host/" none (RFC 1738
+// §3.2.1). A nil *Userinfo has none.
 func (ui *Userinfo) Password() (string, bool) {
 	if ui == nil {
 		return "", false
@@ -72,48 +69,23 @@ const (
 	anonymousPassword = "anonymous@"
 )
 
-// Login returns the arguments of the USER and PASS commands (2011 draft
-// §3.2.2, 1997 draft §2.1), and ok true when the client can send them
-// as they are:
+// Login returns the arguments of USER and PASS (2011 draft §3.2.2), and ok
+// true when they can be sent as they are:
 //
-//   - no userinfo ("ftp://host/"): "anonymous", "anonymous@", true, the
-//     anonymous convention of RFC 1635;
-//   - a user and a password ("ftp://u:p@host/", also "ftp://u:@host/"
-//     with an empty password): both, true;
-//   - a user without a password ("ftp://u@host/"): the user, "", false;
-//     the draft says to ask the user for one if the server wants it (331);
-//   - except the anonymous user names "anonymous" and "ftp" without a
-//     password, which get "anonymous@" and ok true. They are compared
-//     in any ASCII case, as servers do (vsftpd upper-cases USER before it
-//     compares); the user name is returned as the URL has it;
-//   - an empty user name ("ftp://@host/", "ftp://:secret@host/") means
-//     "anonymous", with the URL's password when it has one (even an
-//     empty one) and "anonymous@" otherwise;
-//   - a user or password holding CR, LF or NUL, which only a URL value
-//     built by hand can have ([Parse] refuses every control character):
-//     "", "", false. Such a URL cannot log in safely (RFC 959 §4.1.3).
-//
-// So ok false means one of two things, and user tells them apart:
-//
-//   - user is not "": a password is needed. The caller asks for one and
-//     sends it with user ([URL.NeedsPassword] reports this case alone);
-//   - user is "": the userinfo cannot be sent at all, and no password
-//     helps ([URL.Plan] refuses such a URL with [ErrControl]).
-//
-// Login of a nil *URL is "", "", false: nothing to send.
+//   - no userinfo or an empty user: "anonymous" (RFC 1635) with the URL's
+//     password, even empty, or "anonymous@"; true;
+//   - the user "anonymous" or "ftp", in any case, without a password: the
+//     user, "anonymous@", true;
+//   - a user and a password, even empty: both, true;
+//   - a user without a password: the user, "", false ([URL.NeedsPassword]);
+//   - a part holding CR, LF or NUL (only by hand), or a nil u: "", "", false.
 func (u *URL) Login() (user, password string, ok bool) {
 	user, password, st := u.login()
 	return user, password, st == loginReady
 }
 
-// NeedsPassword reports whether u names a user who must give a password
-// that the URL does not hold: a non-empty user name that is not
-// anonymous, without a password (RFC 1738 §3.2.1: "the program
-// interpreting the FTP URL should request one from the user"). It is
-// exactly the case of [URL.Login]'s ok false with a user; it is false
-// when Login's ok is true, and for a URL whose userinfo cannot be sent
-// at all (CR, LF or NUL) or a nil *URL, where asking for a password
-// would not help.
+// NeedsPassword reports whether u names a user who must give a password the
+// URL lacks (RFC 1738 §3.2.1): [URL.Login]'s ok false with a user.
 func (u *URL) NeedsPassword() bool {
 	_, _, st := u.login()
 	return st == loginNeedsPassword

@@ -76,15 +76,11 @@ func (e *Error) Is(target error) bool {
 //
 //	fetch URL: [fallback ]OP[ (COMMAND)]: CAUSE[ (after RETR-COMMAND: RETR-CODE RETR-MSG)]
 //
-// "fallback " is there when Fallback is true, and " (COMMAND)" when
-// Command is not "". CAUSE is the server's reply, "CODE MSG", when Code
-// is not 0; otherwise Err.Error(), or "failed" when Err is nil too. The
-// final "(after ...)" is there when [Error.Retr] is not nil: it quotes
-// the refused RETR that made the Fallback step run. For example:
+// where CAUSE is the server's reply "CODE MSG", else Err.Error(), else
+// "failed", and "(after ...)" quotes the refused RETR ([Error.Retr]) that
+// made a Fallback step run:
 //
 //	fetch ftp://h/m: fallback cwd (CWD m): 550 No such directory (after RETR m: 550 No such file)
-//	fetch ftp://alice:xxxxx@h/f: login (USER alice): 530 Login incorrect
-//	fetch ftp://alice@h/f: login: the URL names a user without a password: give one with WithPassword
 //
 // Error of a nil *Error panics.
 func (e *Error) Error() string {

@@ -143,43 +143,24 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*Response, error)
 	return DefaultClient.Open(ctx, rawURL, opts...)
 }
 
-// Open fetches what rawURL names and returns it as a Response, which
-// the caller must Close. On failure it returns a nil *Response and an
-// error; it never returns nil and nil.
+// Open fetches what rawURL names and returns it as a Response, which the
+// caller must Close; on failure, a nil Response and an error, never nil
+// and nil.
 //
-// It parses rawURL (with [ftpurl.Lenient] unless WithGrammar says
-// otherwise) and makes its [ftpurl.Plan]; a URL that does not parse, or
-// that Plan refuses, returns the *ftpurl.Error as it is. It takes the
-// login from [ftpurl.URL.Login]: a user without a password needs
-// WithPassword, or Open returns an *Error wrapping ErrPasswordRequired
-// before it connects. Then it takes an idle session of the same server
-// and login, or dials the URL's address and logs in, and runs the plan
-// from the login directory (or from the root, for an absolute path):
+// It parses rawURL ([ftpurl.Lenient] unless [WithGrammar]) and makes its
+// [ftpurl.Plan]; a parse or plan error is returned as the *[ftpurl.Error]
+// it is, and a user without a password fails with [ErrPasswordRequired]
+// before connecting, unless [WithPassword] gives one. Open then reuses an
+// idle session of the same server and login, or dials and logs in
+// ([ftpurl.URL.Login]), and runs the Plan's steps (2011 draft §3.2.3),
+// skipping a CWD or TYPE already in force: a file is read from the
+// Response, a listing is in Response.Entries or Response.Names. A RETR
+// refused with 550, before or after its 150, runs Plan.Fallback; an empty
+// listing with an argument runs Plan.Verify, whose 550 is [ErrNotFound].
 //
-//   - "CWD dir" for each of Plan.Dirs (2011 draft §3.2.3 (1)); a
-//     session that is in those directories already skips them;
-//   - "TYPE t" for Plan.Type (§3.2.3 (2)), unless it is in force;
-//   - for Retrieve, "RETR name" (§3.2.3 (4c)): the Response reads the
-//     file;
-//   - for List, "LIST" or "LIST name" (§3.2.3 (4a)): Response.Entries;
-//   - for NameList, "NLST" or "NLST name" (§3.2.3 (4b)): Response.Names;
-//   - for RetrieveOrList (§3.2.3 (4d)), "RETR name", and when the server
-//     refuses it with 550, before or after the 150 that opens the
-//     transfer, Plan.Fallback from the directory the plan reached:
-//     "CWD name", "TYPE A", "LIST". A file of zero bytes is told from a
-//     refusal by the server's final reply.
-//
-// A listing with an argument that comes back empty is checked with
-// "CWD" of that argument: a 550 there is ErrNotFound, not an empty
-// directory.
-//
-// The context bounds the whole fetch, reading the file included:
-// cancelling it, or its deadline passing, closes the connections, and
-// Read or Open return an error that wraps the context's. Every error of
-// Open but a parse or plan error is an *Error that names the step that
-// failed and carries the server's reply when there was one; so is every
-// error of Read but io.EOF and the one after Close. None shows the
-// URL's password.
+// ctx bounds the whole fetch, reading included. Every other error of Open,
+// and of Read but io.EOF and a Read after Close, is an *[Error] that names
+// the step and holds the server's reply; none shows the password.
 func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Response, error) {
 	r, err := newRequest(rawURL, opts)
 	if err != nil {
@@ -522,22 +503,16 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan, st ftpurl.Step) error {
 
 // A Response is what Open fetched: a file to read, or a listing.
 //
-// For a file (Action is [ftpurl.Retrieve]), Read reads the bytes as the
-// data connection brings them, in the TYPE that the plan sent: "TYPE I"
-// when the URL has no typecode, so the bytes are the file's own.
-// Reading to the end checks the server's final reply (226, RFC 959
-// §4.2) and, in TYPE I, the count of bytes against Size: a transfer
-// the server reports as failed, or one that ends short, ends with an
-// *Error instead of io.EOF, so a cut-short file never looks whole.
+// For a file (Action [ftpurl.Retrieve]), Read gives the bytes in the plan's
+// TYPE (TYPE I when the URL has no typecode, so the file's own bytes). The
+// end checks the server's final reply (226, RFC 959 §4.2) and, in TYPE I,
+// the byte count against Size: a transfer that failed or ended short is an
+// *[Error], never io.EOF. For a listing ([ftpurl.List], [ftpurl.NameList]),
+// Entries or Names hold it, Read returns io.EOF, and the session is free.
 //
-// For a listing (Action is [ftpurl.List] or [ftpurl.NameList]), Entries
-// or Names holds it (nil for an empty listing), Read returns io.EOF at
-// once, and the session is already free for the next URL.
-//
-// Close ends the transfer, if it is still running. It must be called
-// for a file. Close may be called from another goroutine while Read
-// blocks: Read then returns an error, as with net.Conn. Otherwise a
-// Response is not safe for concurrent use.
+// Close must be called for a file. It may be called from another goroutine
+// while Read blocks, as with net.Conn; otherwise a Response is not safe for
+// concurrent use.
 type Response struct {
 	// URL is the URL fetched, redacted (ftpurl.URL.Redacted).
 	URL string
@@ -600,18 +575,13 @@ type Response struct {
 
 var errReadClosed = errors.New("fetch: read from a closed Response")
 
-// Read reads the file's bytes. It returns io.EOF after the last byte,
-// once the server has confirmed the transfer and the byte count agrees
-// with Size (at once for an empty file), and an *Error with Op "retr"
-// if the transfer fails: the server reports it failed, it ends short
-// (wrapping io.ErrUnexpectedEOF), the connection breaks, or the context
-// ends. Once Read has returned io.EOF or an error, every later call
-// returns 0 and the same error, Close or not.
-//
-// After Close, a Read that had not returned an error yet returns 0 and
-// a plain error (not an *Error): "fetch: read from a closed Response".
-// For a listing Read returns 0, io.EOF, before and after Close. Read of
-// a nil *Response panics.
+// Read reads the file's bytes. It returns io.EOF after the last byte, once
+// the server has confirmed the transfer and the count agrees with Size, and
+// an *[Error] with Op "retr" when the transfer fails (the server says so,
+// it ends short, wrapping io.ErrUnexpectedEOF, the connection breaks, or
+// the context ends). Later calls return the same, Close or not. After
+// Close, a Read with no error yet returns the plain error "fetch: read from
+// a closed Response". For a listing, Read returns io.EOF.
 func (r *Response) Read(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

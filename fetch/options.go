@@ -22,21 +22,16 @@ type config struct {
 	tls         bool
 }
 
-// WithGrammar parses the URL with g instead of [ftpurl.Lenient]. A g
-// that is not one of the four grammars (Lenient, RFC1738, RFC2396,
-// RFC3986) is a programming error: Open then returns, before it
-// connects, the *[ftpurl.Error] of [ftpurl.Grammar.Parse] as it is, with
-// Op "parse" and Offset -1, wrapping none of ftpurl's sentinel errors
-// (errors.Is(err, ftpurl.ErrScheme) and the others are false).
+// WithGrammar parses the URL with g instead of [ftpurl.Lenient]. For a g
+// that is not one of the four, Open fails before it connects with the
+// *[ftpurl.Error] of [ftpurl.Grammar.Parse], which wraps no sentinel.
 func WithGrammar(g ftpurl.Grammar) Option {
 	return func(c *config) { c.grammar = g }
 }
 
-// WithMethod walks the directories with m ([ftpurl.MultiCWD] by
-// default); see [ftpurl.WithMethod]. An m that is not one of the three
-// methods is a programming error: Open then returns, before it
-// connects, the *[ftpurl.Error] of [ftpurl.URL.Plan] as it is, with Op
-// "plan", wrapping none of ftpurl's sentinel errors.
+// WithMethod walks the directories with m ([ftpurl.WithMethod]). For an m
+// that is not one of the three, Open fails before it connects with the
+// *[ftpurl.Error] of [ftpurl.URL.Plan], which wraps no sentinel.
 func WithMethod(m ftpurl.Method) Option {
 	return func(c *config) { c.planOpts = append(c.planOpts, ftpurl.WithMethod(m)) }
 }
@@ -48,17 +43,11 @@ func WithAbsolutePaths() Option {
 	return func(c *config) { c.planOpts = append(c.planOpts, ftpurl.WithAbsolutePaths()) }
 }
 
-// WithPassword gives the password for a URL that names a user without
-// one ("ftp://alice@host/file"): the answer to the server's 331 that the
-// 2011 draft §3.2.2 says a client asks its user for. It is not used
-// when the URL has a password, or no user, or an anonymous user
-// ("anonymous" or "ftp", in any case).
-//
-// A password that would be used and holds CR, LF or NUL (which would
-// end the PASS command early, RFC 959 §4.1.3) makes Open fail before it
-// connects, with an *Error whose Op is "login", Command "" and Code 0,
-// and whose Err is a plain error, "the WithPassword password holds CR,
-// LF or NUL": not ErrPasswordRequired, nor any other sentinel.
+// WithPassword gives the password for a URL that names a user without one
+// ("ftp://alice@host/f"): the answer to the 331 that the 2011 draft
+// §3.2.2 says a client asks its user for; it is not used otherwise. One
+// that holds CR, LF or NUL (RFC 959 §4.1.3) fails Open before it connects,
+// with an *[Error] of Op "login" and Code 0 that wraps no sentinel.
 func WithPassword(password string) Option {
 	return func(c *config) { c.password, c.hasPassword = password, true }
 }
@@ -78,14 +67,11 @@ func WithDialTimeout(d time.Duration) Option {
 	return func(c *config) { c.dialTimeout = d }
 }
 
-// WithOffset starts the file at byte n, for resuming a download: Open
-// sends "REST n" before "RETR" (RFC 3659 §5). It needs TYPE I: an
-// offset with ";type=a" (or e, u) makes Open fail before it connects,
-// as does a negative n. A server that refuses REST makes Open fail with
-// an *Error whose Op is "rest"; fetch never returns the file from byte
-// 0 instead. Response.Size stays the whole file's size. An offset does
-// not apply to a listing: a URL that turns out to name a directory is
-// listed as without it.
+// WithOffset starts the file at byte n, to resume a download: "REST n"
+// before "RETR" (RFC 3659 §5). A negative n, or ";type=a" (e, u), whose
+// offsets count other bytes, fails Open before it connects; a server that
+// refuses REST fails it with Op "rest", never the file from byte 0.
+// Response.Size stays the whole file's; a directory is listed as without it.
 func WithOffset(n int64) Option {
 	return func(c *config) { c.offset = n }
 }

@@ -14,85 +14,38 @@ import (
 )
 
 // RoundTrip fetches the ftp or ftps URL of req, so that a Client is an
-// [http.RoundTripper]: registered on an *http.Transport for "ftp" and
-// "ftps", it lets an http.Client, and everything built on one, fetch
-// ftp URLs.
+// [http.RoundTripper] to register on an *http.Transport:
 //
 //	t := http.DefaultTransport.(*http.Transport).Clone()
 //	t.RegisterProtocol("ftp", fetch.DefaultClient)
 //	t.RegisterProtocol("ftps", fetch.DefaultClient)
 //	resp, err := (&http.Client{Transport: t}).Get("ftp://ftp.example.org/pub/README")
 //
-// The URL goes through [ftpurl.FromURL], which keeps what net/url keeps
-// of it ("%2F" inside a segment, ";type="), and its String is what Open
-// or Stat fetch. The login is the URL's userinfo ([ftpurl.URL.Login]);
-// for a URL with a user and no password ("ftp://alice@host/f"), a
-// Basic Authorization header for the same user with a password that is
-// not empty gives the password (as the retry of a 401 does).
-// req.Context() bounds the whole fetch, reading the body included.
+// The URL goes through [ftpurl.FromURL]; for a user without a password, a
+// Basic Authorization header for that user with a non-empty password gives
+// one. req.Context() bounds the whole fetch, reading the body included.
 //
-// The methods:
+//   - GET runs [Client.Open]: 200, the Body the *Response, Content-Length
+//     from Response.Size in TYPE I, Content-Type from the name's extension
+//     ([mime.TypeByExtension]), else "text/plain" for ";type=a", else
+//     "application/octet-stream"; no Last-Modified. A listing is
+//     "text/plain; charset=utf-8", the server's lines each ended by "\n".
+//   - HEAD runs [Client.Stat]: GET's Content-Type, Last-Modified when the
+//     server gives it, and Content-Length for a file GET fetches in TYPE I.
+//   - Any other method is 405 with "Allow: GET, HEAD" (RFC 9110 §15.5.6).
 //
-//   - GET runs [Client.Open]. A file is 200, its Body the *Response
-//     (closing it ends the transfer), with Content-Length from
-//     Response.Size when the transfer is in TYPE I and the size is
-//     known, and a Content-Type from the name's extension
-//     ([mime.TypeByExtension]; else "text/plain" for ";type=a", and
-//     "application/octet-stream"). There is no Last-Modified: Open
-//     does not learn the time (HEAD does). A listing (LIST, or NLST
-//     for ";type=d") is 200, "text/plain; charset=utf-8", the lines as
-//     the server sent them ([Response.Lines] or [Response.Names]), each
-//     ended by "\n"; the server's bytes are handed through, UTF-8 or
-//     not.
-//   - HEAD runs [Client.Stat]: 200 with the Content-Type that GET
-//     gives, Last-Modified where the server gives the time (MLST or
-//     MDTM, RFC 3659), and Content-Length where it gives the size of a
-//     file that GET fetches in TYPE I (not for a directory, nor for
-//     ";type=a", whose bytes GET counts otherwise).
-//   - Any other method is 405 Method Not Allowed, with "Allow: GET,
-//     HEAD", without connecting (RFC 9110 §15.5.6): a response, as an
-//     HTTP server would give, not an error.
+// "Range: bytes=N-" (RFC 9110 §14.2) without If-Range runs Open
+// [WithOffset](N): 206 with "Content-Range: bytes N-L/S" (§14.4), or 416
+// with "bytes */S" when N is at or past the size S. Anything else is 200
+// with the whole file: an unknown size, a refused REST (fetched again from
+// byte 0), ";type=a", another Range, If-Range, a listing.
 //
-// A GET with "Range: bytes=N-" (RFC 9110 §14.2: one range, from byte N
-// to the end; the unit in any case) and no If-Range runs Open
-// WithOffset(N) (REST N, RFC 3659 §5) and answers 206 Partial Content
-// with "Content-Range: bytes N-L/S" (§14.4), S the size and L = S-1,
-// and Content-Length S-N. The rest is done as §14.2 lets a server do:
-//
-//   - N at or past the size (an empty file too) is 416 Range Not
-//     Satisfiable with "Content-Range: bytes */S" (§15.5.17).
-//   - When the size is unknown a 206 cannot be written (Content-Range
-//     needs the last byte's position, §14.4), and when the server
-//     refuses REST there is no part to send: the file is fetched again
-//     from byte 0 and the answer is 200 with the whole file. So it is
-//     for a file that is not in TYPE I (";type=a"), without a second
-//     fetch, since an offset there counts other bytes than the file's.
-//   - Any other Range (a suffix "bytes=-N", "bytes=N-M", several
-//     ranges, another unit), and a Range with If-Range (whose validator
-//     RoundTrip cannot check, §13.1.5), is ignored: 200 with the whole
-//     file. So is a Range on a listing.
-//
-// What fails is a response where an HTTP server would answer one:
-//
-//   - [ErrNotFound] (the URL names nothing, RFC 959's 550) is 404 Not
-//     Found;
-//   - [ErrPasswordRequired] (a user and no password) is 401
-//     Unauthorized, with "WWW-Authenticate: Basic" (RFC 9110 §11.6.1)
-//     for the retry;
-//   - a reply 530 (the server refuses the login, RFC 959 §4.2) is 403
-//     Forbidden;
-//   - any other refusal by the server (an [*Error] with a Code) is 502
-//     Bad Gateway;
-//
-// each with a text/plain body that holds the *Error's message (which
-// never shows the password). What gave no reply is RoundTrip's error,
-// with a nil *http.Response, as http.Transport returns one for a
-// connection that fails: a URL that does not parse or plan (the
-// *ftpurl.Error), a network failure or timeout, the context's end (an
-// *Error with Code 0 that wraps context.Canceled or
-// context.DeadlineExceeded). Status is written as net/http writes it
-// ("404 Not Found"), and Proto is "HTTP/1.0", as for
-// [http.NewFileTransport].
+// [ErrNotFound] is 404, [ErrPasswordRequired] 401 with "WWW-Authenticate:
+// Basic", a 530 reply 403 and any other reply 502, each with a text/plain
+// body holding the *[Error]'s message. What gave no reply (a URL that does
+// not parse or plan, the network, a timeout, the context's end) is
+// RoundTrip's error, with a nil response. Proto is "HTTP/1.0", as for
+// [http.NewFileTransport]. More: docs/http.md in the repository.
 func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		// A RoundTripper closes the request body, even on errors.

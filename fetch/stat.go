@@ -18,19 +18,13 @@ func Stat(ctx context.Context, rawURL string, opts ...Option) (fs.FileInfo, erro
 }
 
 // Stat says whether rawURL names something on the server, and what,
-// without transferring it. It follows the URL's plan as Open does (its
-// directories, the Method, WithAbsolutePaths), then asks about the
-// plan's name: with "MLST" where the server's FEAT lists it (RFC 3659
-// §7), else with "SIZE" and "MDTM" in TYPE I (RFC 3659 §4, §3), and
-// "CWD" to tell a directory when SIZE is refused.
-//
-// The FileInfo's Name is the last segment of the URL's path ("/" for
-// the root); IsDir and fs.ModeDir tell a directory; Size is -1 and
-// ModTime the zero time where the server says none; the permission
-// bits come from MLST's UNIX.mode fact where there is one, else they
-// are 0. Sys returns nil. A name that does not exist gives an *Error
-// for which errors.Is(err, ErrNotFound) is true; other failures are
-// *Error as with Open, parse and plan errors *ftpurl.Error.
+// without transferring it: it runs the URL's plan as Open does, then asks
+// about the name with "MLST" where FEAT lists it (RFC 3659 §7), else with
+// "SIZE" and "MDTM" in TYPE I (§4, §3), and "CWD" when SIZE is refused.
+// The FileInfo's Name is the last segment ("/" for the root); Size is -1
+// and ModTime zero where the server says none; the permission bits come
+// from MLST's UNIX.mode, else 0; Sys is nil. A missing name is an *[Error]
+// with [ErrNotFound]; parse and plan errors are *[ftpurl.Error].
 func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.FileInfo, error) {
 	r, err := newRequest(rawURL, opts)
 	if err != nil {
