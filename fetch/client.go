@@ -198,7 +198,7 @@ func indexOf(ws []chan *session, w chan *session) int {
 // put gives back a session whose last use ended cleanly: to a waiter,
 // or to the idle list.
 func (c *Client) put(s *session) {
-	if c.idleTimeout() < 0 || s.closed() {
+	if c.idleTimeout() < 0 || s.closed() || !s.canGoHome() {
 		s.quit()
 		c.drop(s.key)
 		return

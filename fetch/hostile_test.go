@@ -1277,3 +1277,27 @@ func TestHostileRefusedRESTIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// A server that does not answer PWD (502) leaves the Client without the
+// login directory: a session that changed directory is closed after
+// its fetch rather than reused where the next plan could not start
+// right; one still in the login directory is reused.
+func TestHostileNoPWDNeverMisplacesTheNextPlan(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t, script{
+		"PWD":  say("502 PWD not implemented"),
+		"RETR": transfer("data", "150 Opening (4 bytes)", "226 Done"),
+	})
+	c := &fetch.Client{}
+	defer c.CloseIdleConnections()
+	for _, p := range []string{"f", "g", "a/f", "g"} {
+		if b, _, err := openAndRead(context.Background(), c, f.url(p)); err != nil || string(b) != "data" {
+			t.Fatalf("%s: %q, %v", p, b, err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.dials != 2 {
+		t.Errorf("%d logins, want 2: f and g share one, a/f's is not reused; commands %q", f.dials, f.cmds)
+	}
+}

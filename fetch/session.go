@@ -328,6 +328,12 @@ func (s *session) goHome(p *ftpurl.Plan) (skip int, err error) {
 	return 0, nil
 }
 
+// canGoHome reports whether the next plan can start where it must: the
+// session is in the login directory, or knows it (PWD answered).
+func (s *session) canGoHome() bool {
+	return s.home != "" || s.cwdKnown && len(s.cwd) == 0
+}
+
 var errNoHome = errors.New("the server did not say its login directory (PWD): the session cannot go back to it")
 
 func isAbsolute(p *ftpurl.Plan) bool {
