@@ -1301,3 +1301,60 @@ func TestHostileNoPWDNeverMisplacesTheNextPlan(t *testing.T) {
 		t.Errorf("%d logins, want 2: f and g share one, a/f's is not reused; commands %q", f.dials, f.cmds)
 	}
 }
+
+// A server that leaves a reused session just as the next plan begins
+// (it closes on the first command, or answers it 421, RFC 959 §4.2)
+// is not the caller's concern: the plan, which only reads, runs again
+// once on a new session, as net/http retries on a reused connection
+// the server closed. A fresh session that fails so is an error.
+func TestHostileServerLeavingAReusedSessionIsRetried(t *testing.T) {
+	for _, leave := range []string{"close", "421"} {
+		t.Run(leave, func(t *testing.T) {
+			noLeaks(t)
+			var mu sync.Mutex
+			served := map[*fconn]bool{} // a connection that sent a file
+			leaveOnReuse := func(next handler) handler {
+				return func(c *fconn, arg string) {
+					mu.Lock()
+					gone := served[c]
+					mu.Unlock()
+					switch {
+					case gone && leave == "close":
+						c.hangup()
+					case gone:
+						c.send("421 Timeout, closing control connection")
+						c.hangup()
+					default:
+						next(c, arg)
+					}
+				}
+			}
+			sc := defaults()
+			sc["RETR"] = func(c *fconn, arg string) {
+				transfer("data", "150 Opening (4 bytes)", "226 Done")(c, arg)
+				mu.Lock()
+				served[c] = true
+				mu.Unlock()
+			}
+			for _, verb := range []string{"CWD", "TYPE", "SIZE", "EPSV", "PASV", "RETR"} {
+				sc[verb] = leaveOnReuse(sc[verb])
+			}
+			f := newFake(t, sc)
+			c := &fetch.Client{}
+			defer c.CloseIdleConnections()
+			for _, p := range []string{"f", "a/g"} {
+				if b, _, err := openAndRead(context.Background(), c, f.url(p)); err != nil || string(b) != "data" {
+					t.Fatalf("%s: %q, %v", p, b, err)
+				}
+			}
+			if _, err := c.Stat(context.Background(), f.url("h")); err != nil {
+				t.Fatalf("Stat on a session the server left: %v", err)
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.dials != 3 {
+				t.Errorf("%d logins, want 3: the first, and one for each retry", f.dials)
+			}
+		})
+	}
+}

@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/ftpurl/ftpurl"
 	"github.com/jlaffaye/ftp"
@@ -111,22 +113,22 @@ func (r *request) secrets() []string {
 
 // connect gives r a logged-in session of c, bound to ctx: an idle one
 // or a new one.
-func (c *Client) connect(ctx context.Context, r *request) (*session, error) {
+func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, &Error{Op: "dial", URL: r.redacted, Err: err}
+		return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
 	}
 	s, fresh, err := c.get(ctx, r.key)
 	if err != nil {
-		return nil, &Error{Op: "dial", URL: r.redacted, Err: err}
+		return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
 	}
 	s.bind(ctx, r.redacted, r.secrets())
 	if fresh {
 		if err := s.dial(ctx, r.u, r.user, r.password, &r.cfg); err != nil {
 			c.release(s, false)
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return s, nil
+	return s, !fresh, nil
 }
 
 // withTimeout applies WithTimeout to ctx.
@@ -167,18 +169,36 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 		return nil, err
 	}
 	ctx, cancel := r.withTimeout(ctx)
-	s, err := c.connect(ctx, r)
-	if err != nil {
-		cancel()
-		return nil, err
+	for retried := false; ; retried = true {
+		s, reused, err := c.connect(ctx, r)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		resp := &Response{URL: r.redacted, Plan: r.plan, Size: -1, client: c, sess: s, cancel: cancel, offset: r.cfg.offset}
+		if err := resp.run(r); err != nil {
+			c.release(s, reusable(err))
+			if reused && !retried && gone(ctx, err) {
+				continue
+			}
+			cancel()
+			return nil, err
+		}
+		return resp, nil
 	}
-	resp := &Response{URL: r.redacted, Plan: r.plan, Size: -1, client: c, sess: s, cancel: cancel, offset: r.cfg.offset}
-	if err := resp.run(r); err != nil {
-		c.release(s, reusable(err))
-		cancel()
-		return nil, err
+}
+
+// gone reports whether err shows that a reused session's server had
+// left (421, or the connection ended) by the time the plan began: the
+// plan, which only reads, runs again once on a new session, as
+// net/http retries an idempotent request on a reused connection that
+// the server closed.
+func gone(ctx context.Context, err error) bool {
+	var e *Error
+	if ctx.Err() != nil || !errors.As(err, &e) {
+		return false
 	}
-	return resp, nil
+	return e.Code == 421 || e.Code == 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE))
 }
 
 // reusable reports whether a session that failed with err can serve

@@ -32,18 +32,23 @@ func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.Fi
 	}
 	ctx, cancel := r.withTimeout(ctx)
 	defer cancel()
-	s, err := c.connect(ctx, r)
-	if err != nil {
-		return nil, err
+	for retried := false; ; retried = true {
+		s, reused, err := c.connect(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		resp := &Response{URL: r.redacted, Plan: r.plan, client: c, sess: s}
+		fi, err := resp.stat(r)
+		if err != nil {
+			c.release(s, reusable(err))
+			if reused && !retried && gone(ctx, err) {
+				continue // as Open does
+			}
+			return nil, err
+		}
+		c.release(s, true)
+		return fi, nil
 	}
-	resp := &Response{URL: r.redacted, Plan: r.plan, client: c, sess: s}
-	fi, err := resp.stat(r)
-	if err != nil {
-		c.release(s, reusable(err))
-		return nil, err
-	}
-	c.release(s, true)
-	return fi, nil
 }
 
 func (resp *Response) stat(r *request) (fs.FileInfo, error) {
