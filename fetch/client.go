@@ -16,6 +16,14 @@ import (
 // zero value is ready to use, with the defaults below; [DefaultClient]
 // is the one that [Open] and [Stat] use.
 //
+// Sessions are kept per scheme, address, user, password and TLS mode.
+// A reused session first goes back to the login directory (the PWD
+// after login) unless the URL's path is absolute. A file read to its
+// end gives its session back; one closed early, or broken, ends it. A
+// session the server left while idle (421, or the connection's end) is
+// replaced before the plan starts, or, if the server leaves as the
+// plan starts, the plan runs once more on a new session.
+//
 // A Client is safe for concurrent use by several goroutines. Its
 // fields must not change once it is in use.
 type Client struct {
