@@ -279,6 +279,10 @@ func newURL[A any](p *parser, u *URL, dirs func(*A) []string) *URL {
 // but the parser goes on so that a fault that ranks first is found.
 func (p *parser) scheme(u *URL) (int, bool) {
 	s := p.s
+	if len(s) >= len(ftpPrefix) && s[:len(ftpPrefix)] == ftpPrefix { // the common case: ftp, in lower case
+		u.Scheme = p.r.schemes[0].name
+		return len(ftpPrefix), true
+	}
 	for i := range p.r.schemes {
 		if n := len(p.r.schemes[i].name); len(s) >= n+3 && s[n] == ':' && s[n+1] == '/' && s[n+2] == '/' && isName(s[:n], p.r.schemes[i].name) {
 			u.Scheme = p.r.schemes[i].name
@@ -337,6 +341,9 @@ func (p *parser) scheme(u *URL) (int, bool) {
 	}
 	return 0, false
 }
+
+// ftpPrefix begins most URLs: the scheme of every grammar's schemes[0].
+const ftpPrefix = "ftp://"
 
 // isName reports whether s is the lower-case letters of name in any
 // ASCII case: for each letter c, only c and c-0x20 give c when or-ed
