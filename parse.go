@@ -92,7 +92,12 @@ func parse(g Grammar, s string) (*URL, error) {
 // where the path starts. Where "//" is missing after the scheme, the
 // fault is recorded and the path starts after the ":".
 func (p *parser) schemeAuthority(u *URL) int {
-	i, authority := p.scheme(u)
+	i, authority := len(ftpPrefix), true
+	if strings.HasPrefix(p.s, ftpPrefix) { // the common case, without a call
+		u.Scheme = p.r.schemes[0].name
+	} else {
+		i, authority = p.scheme(u)
+	}
 	if authority {
 		i = p.authority(u, i)
 	}
@@ -279,10 +284,6 @@ func newURL[A any](p *parser, u *URL, dirs func(*A) []string) *URL {
 // but the parser goes on so that a fault that ranks first is found.
 func (p *parser) scheme(u *URL) (int, bool) {
 	s := p.s
-	if len(s) >= len(ftpPrefix) && s[:len(ftpPrefix)] == ftpPrefix { // the common case: ftp, in lower case
-		u.Scheme = p.r.schemes[0].name
-		return len(ftpPrefix), true
-	}
 	for i := range p.r.schemes {
 		if n := len(p.r.schemes[i].name); len(s) >= n+3 && s[n] == ':' && s[n+1] == '/' && s[n+2] == '/' && isName(s[:n], p.r.schemes[i].name) {
 			u.Scheme = p.r.schemes[i].name
@@ -410,11 +411,20 @@ loop:
 	}
 	// The port follows the last ":" of the host, unless that ":" is
 	// inside an IP literal's brackets.
+	hostEnd := end
 	if colon > at && colon > close {
-		u.Host = p.host(h, colon)
+		hostEnd = colon
+	}
+	name, plain := "", false
+	if p.plainHost { // the common host, a plain name, without host's call
+		name, plain = plainName(p.r, s[h:hostEnd], p.upperHost, p.pairedHost, p.prevHost)
+	}
+	if !plain {
+		name = p.host(h, hostEnd)
+	}
+	u.Host = name
+	if hostEnd != end {
 		u.Port = p.port(colon+1, end)
-	} else {
-		u.Host = p.host(h, end)
 	}
 	return end
 }
