@@ -98,7 +98,7 @@ func checkHostName(r *rules, h string, idn bool, prev string) (string, string) {
 		if !utf8.ValidString(h) {
 			return "", "host is not valid UTF-8 once percent-decoded"
 		}
-		a, err := toASCII(h)
+		a, err := cachedToASCII(h)
 		if err != nil {
 			return "", err.Error()
 		}

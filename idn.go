@@ -6,10 +6,49 @@ package ftpurl
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/net/idna"
 )
+
+// idnaCacheEntry is a host name that toASCII converted, and its result.
+// It is never changed once stored.
+type idnaCacheEntry struct{ host, ascii string }
+
+// idnaCache holds the last names that cachedToASCII converted, one a
+// slot chosen by hash: a crawl or a mirror list names the same few IDN
+// hosts again and again, and IDNA costs more than the rest of a parse.
+// It is bounded (its slots, and names of at most maxCachedHost bytes)
+// and safe for concurrent use (atomic pointers to immutable entries).
+var (
+	idnaCache     [256]atomic.Pointer[idnaCacheEntry]
+	idnaCacheSeed = maphash.MakeSeed()
+	idnaCacheOn   = true // tests that count idna's calls turn it off
+)
+
+const maxCachedHost = 255 // RFC 1035 §2.3.4: a name is at most 255 octets
+
+// cachedToASCII is toASCII, whose answer depends on h alone, through
+// idnaCache: a name converted before is not converted again. Only
+// names that convert are kept; a refused one is converted each time, so
+// that its error is toASCII's.
+func cachedToASCII(h string) (string, error) {
+	if !idnaCacheOn || len(h) > maxCachedHost {
+		return toASCII(h)
+	}
+	slot := &idnaCache[maphash.String(idnaCacheSeed, h)%uint64(len(idnaCache))]
+	if e := slot.Load(); e != nil && e.host == h {
+		return e.ascii, nil
+	}
+	a, err := toASCII(h)
+	if err == nil {
+		// A copy of h, so that the cache keeps no input alive.
+		slot.Store(&idnaCacheEntry{host: strings.Clone(h), ascii: a})
+	}
+	return a, err
+}
 
 // toASCII converts a Unicode or ACE host name to A-labels with
 // hostProfile and checks that the name is valid both ways (UTS #46 §4,

@@ -3,6 +3,7 @@ package ftpurl
 import (
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -283,4 +284,32 @@ func BenchmarkToASCII(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestIDNACacheGivesToASCIIsAnswer holds cachedToASCII to toASCII, on
+// the first call (a miss) and the next ones (hits), for names that
+// convert and names that are refused, from goroutines at once: the cache
+// changes no answer.
+func TestIDNACacheGivesToASCIIsAnswer(t *testing.T) {
+	hosts := []string{
+		"bücher.example", "FTP.Bücher.example", "xn--bcher-kva.example",
+		"ftp.XN--Mller-kva.de", "例え.jp", "ftp.παράδειγμα.gr",
+		"xn--a.example", "h.xn--", "a\u2135.example", "ab\u00ad.example",
+		strings.Repeat("ü", maxCachedHost) + ".example", // too long to keep
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 3 {
+				for _, h := range hosts {
+					want, wantErr := toASCII(h)
+					got, err := cachedToASCII(h)
+					if got != want || (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+						t.Errorf("cachedToASCII(%+.40q) = %.40q, %v; toASCII gives %.40q, %v", h, got, err, want, wantErr)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -43,12 +43,12 @@ type parser struct {
 	// copied to the heap once (see parse).
 	user       Userinfo
 	hasUser    bool
-	dirs       [4]string
+	dirs       [8]string
 	ndirs      int
 	plainHost  bool     // the host bytes are all in cHostName (see authority)
 	upperHost  bool     // and one of them may be an upper-case letter
 	pairedHost bool     // and it may hold ".." or "--"
-	moreDirs   []string // all the directories, once there are more than 4 (ParseInto: from the start)
+	moreDirs   []string // all the directories, once there are more than len(dirs) (ParseInto: from the start)
 	prevHost   string   // ParseInto: the host already in *u, reused when it is this one
 	next       int      // where path reads the next segment, for addDir
 
@@ -69,14 +69,6 @@ func (p *parser) fail(off int, err error, detail string) {
 // that Error.URL hides.
 func (p *parser) failQuoting(off int, err error, detail string, qlo, qhi int) {
 	p.fault.record(off, err, detail, qlo, qhi)
-}
-
-// urlAlloc holds a URL with room for its Userinfo and four directories,
-// so that Parse allocates once for a typical URL.
-type urlAlloc struct {
-	url  URL
-	user Userinfo
-	dirs [4]string
 }
 
 func parse(g Grammar, s string) (*URL, error) {
@@ -100,7 +92,12 @@ func parse(g Grammar, s string) (*URL, error) {
 // where the path starts. Where "//" is missing after the scheme, the
 // fault is recorded and the path starts after the ":".
 func (p *parser) schemeAuthority(u *URL) int {
-	i, authority := p.scheme(u)
+	i, authority := len(ftpPrefix), true
+	if strings.HasPrefix(p.s, ftpPrefix) { // the common case, without a call
+		u.Scheme = p.r.schemes[0].name
+	} else {
+		i, authority = p.scheme(u)
+	}
 	if authority {
 		i = p.authority(u, i)
 	}
@@ -213,54 +210,72 @@ func parseInto(g Grammar, dst *URL, s string) error {
 // result returns a copy of u on the heap, with the directories and the
 // userinfo gathered in p, in one allocation sized to what it holds: a
 // smaller object is cheaper to allocate and for the GC to scan. Each
-// part is written into the new object on its own (a composite literal of
-// the fields, not of *u), so that the compiler stores into fresh memory
-// and no copy of a whole struct goes through the GC's write barrier
-// (runtime.wbMove) while it marks.
+// part is written into the new object on its own (not a copy of *u),
+// so that the compiler stores into fresh memory and no copy of a whole
+// struct goes through the GC's write barrier (runtime.wbMove) while it
+// marks.
 func (p *parser) result(u *URL) *URL {
-	n := p.ndirs
-	switch {
-	case p.hasUser:
-		a := &urlAlloc{
-			url: URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Name: u.Name,
-				Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment},
-			user: Userinfo{username: p.user.username, password: p.user.password, passwordSet: p.user.passwordSet},
-			dirs: [4]string{p.dirs[0], p.dirs[1], p.dirs[2], p.dirs[3]},
-		}
-		a.url.User = &a.user
-		switch {
-		case p.moreDirs != nil:
-			a.url.Dirs = p.moreDirs
-		case n > 0:
-			a.url.Dirs = a.dirs[:n:n]
-		}
-		return &a.url
-	case p.moreDirs != nil || n == 0:
-		return &URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Dirs: p.moreDirs, // nil without directories
-			Name: u.Name, Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment}
-	case n <= 2:
-		a := &struct {
-			url  URL
-			dirs [2]string
-		}{
-			url: URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Name: u.Name,
-				Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment},
-			dirs: [2]string{p.dirs[0], p.dirs[1]},
-		}
-		a.url.Dirs = a.dirs[:n:n]
-		return &a.url
-	default:
-		a := &struct {
-			url  URL
-			dirs [4]string
-		}{
-			url: URL{Scheme: u.Scheme, Host: u.Host, Port: u.Port, Name: u.Name,
-				Type: u.Type, RawQuery: u.RawQuery, Fragment: u.Fragment},
-			dirs: [4]string{p.dirs[0], p.dirs[1], p.dirs[2], p.dirs[3]},
-		}
-		a.url.Dirs = a.dirs[:n:n]
-		return &a.url
+	if p.moreDirs != nil {
+		v := newURL(p, u, func(*[0]string) []string { return nil })
+		v.Dirs = p.moreDirs
+		return v
 	}
+	switch p.ndirs {
+	case 0:
+		return newURL(p, u, func(*[0]string) []string { return nil })
+	case 1:
+		return newURL(p, u, func(a *[1]string) []string { return a[:] })
+	case 2:
+		return newURL(p, u, func(a *[2]string) []string { return a[:] })
+	case 3:
+		return newURL(p, u, func(a *[3]string) []string { return a[:] })
+	case 4:
+		return newURL(p, u, func(a *[4]string) []string { return a[:] })
+	case 5:
+		return newURL(p, u, func(a *[5]string) []string { return a[:] })
+	case 6:
+		return newURL(p, u, func(a *[6]string) []string { return a[:] })
+	case 7:
+		return newURL(p, u, func(a *[7]string) []string { return a[:] })
+	}
+	return newURL(p, u, func(a *[8]string) []string { return a[:] })
+}
+
+// urlWith is what Parse allocates for a URL: the URL and an array of
+// exactly its directories, and urlUserWith its Userinfo too.
+type urlWith[A any] struct {
+	url  URL
+	dirs A
+}
+
+type urlUserWith[A any] struct {
+	url  URL
+	user Userinfo
+	dirs A
+}
+
+// newURL is result for an array type A: it allocates the URL, its
+// Userinfo if p has one, and an A, whose slice dirs gives (nil for
+// none), in one object, and copies the directories of p.dirs into it.
+func newURL[A any](p *parser, u *URL, dirs func(*A) []string) *URL {
+	var v *URL
+	var d []string
+	if p.hasUser {
+		a := new(urlUserWith[A])
+		a.user.username, a.user.password, a.user.passwordSet = p.user.username, p.user.password, p.user.passwordSet
+		v, d = &a.url, dirs(&a.dirs)
+		v.User = &a.user
+	} else {
+		a := new(urlWith[A])
+		v, d = &a.url, dirs(&a.dirs)
+	}
+	copy(d, p.dirs[:])
+	if len(d) > 0 {
+		v.Dirs = d[:len(d):len(d)]
+	}
+	v.Scheme, v.Host, v.Port, v.Name = u.Scheme, u.Host, u.Port, u.Name
+	v.Type, v.RawQuery, v.Fragment = u.Type, u.RawQuery, u.Fragment
+	return v
 }
 
 // scheme reads a scheme of the grammar and "://" (the scheme in any
@@ -328,6 +343,9 @@ func (p *parser) scheme(u *URL) (int, bool) {
 	return 0, false
 }
 
+// ftpPrefix begins most URLs: the scheme of every grammar's schemes[0].
+const ftpPrefix = "ftp://"
+
 // isName reports whether s is the lower-case letters of name in any
 // ASCII case: for each letter c, only c and c-0x20 give c when or-ed
 // with 0x20.
@@ -393,11 +411,20 @@ loop:
 	}
 	// The port follows the last ":" of the host, unless that ":" is
 	// inside an IP literal's brackets.
+	hostEnd := end
 	if colon > at && colon > close {
-		u.Host = p.host(h, colon)
+		hostEnd = colon
+	}
+	name, plain := "", false
+	if p.plainHost { // the common host, a plain name, without host's call
+		name, plain = plainName(p.r, s[h:hostEnd], p.upperHost, p.pairedHost, p.prevHost)
+	}
+	if !plain {
+		name = p.host(h, hostEnd)
+	}
+	u.Host = name
+	if hostEnd != end {
 		u.Port = p.port(colon+1, end)
-	} else {
-		u.Host = p.host(h, end)
 	}
 	return end
 }

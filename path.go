@@ -49,8 +49,15 @@ loop:
 				p.fail(semi, ErrPath, `";" is allowed only in the final ";type=" (RFC 1738 §3.2.2)`)
 			}
 			i++
-			p.next = i
-			p.addDir(unescapeIfEscaped(s[start:i-1], pct))
+			d := unescapeIfEscaped(s[start:i-1], pct)
+			if n := len(p.moreDirs); n < cap(p.moreDirs) { // room in ParseInto's array: no call
+				p.moreDirs = p.moreDirs[:n+1]
+				p.moreDirs[n] = d
+				p.ndirs++
+			} else {
+				p.next = i
+				p.addDir(d)
+			}
 			start, pct, semi = i, false, -1
 			continue
 		case c == '#' || c == '?' && !p.r.questionIsData:
