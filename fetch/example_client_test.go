@@ -183,3 +183,26 @@ func ExampleResponse_WriteTo() {
 	fmt.Println(n, err)
 	// Output: 256 <nil>
 }
+
+// Error.Is lets errors.Is find ErrNotFound in an *Error whatever the
+// server's wording of its 550.
+func ExampleError_Is() {
+	addr, stop := exampleServer()
+	defer stop()
+	defer fetch.DefaultClient.CloseIdleConnections()
+
+	_, err := fetch.Stat(context.Background(), "ftp://"+addr+"/a/missing/")
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Op, fe.Code, fe.Is(fetch.ErrNotFound))
+	}
+	// Output: cwd 550 true
+}
+
+// A user without a password fails before any connection unless
+// WithPassword gives one.
+func ExampleErrPasswordRequired() {
+	_, err := fetch.Open(context.Background(), "ftp://alice@127.0.0.1:1/f")
+	fmt.Println(errors.Is(err, fetch.ErrPasswordRequired))
+	// Output: true
+}
