@@ -206,7 +206,9 @@ func indexOf(ws []chan *session, w chan *session) int {
 // put gives back a session whose last use ended cleanly: to a waiter,
 // or to the idle list.
 func (c *Client) put(s *session) {
-	if c.idleTimeout() < 0 || s.closed() || !s.canGoHome() {
+	// A byte already waiting on the control connection is a reply no
+	// command asked for: the session is out of step.
+	if c.idleTimeout() < 0 || s.closed() || !s.canGoHome() || s.ctl.r.Buffered() > 0 {
 		s.quit()
 		c.drop(s.key)
 		return
@@ -238,7 +240,17 @@ func (c *Client) drop(k key) {
 		return
 	}
 	hp.n--
+	c.prune(hostKey{k.scheme, k.addr}, hp)
 	c.mu.Unlock()
+}
+
+// prune forgets a server with no session and no waiter, so that a
+// crawler's Client does not keep one entry a host ever met; c.mu is
+// held.
+func (c *Client) prune(hk hostKey, hp *hostPool) {
+	if hp.n == 0 && len(hp.idle) == 0 && len(hp.waiters) == 0 {
+		delete(c.hosts, hk)
+	}
 }
 
 // release ends a session's use: back to the pool when ok, else closed.

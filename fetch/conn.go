@@ -252,7 +252,15 @@ func (c *control) verb() string {
 
 func (c *control) Close() error                       { return c.conn.Close() }
 func (c *control) LocalAddr() net.Addr                { return c.conn.LocalAddr() }
-func (c *control) RemoteAddr() net.Addr               { return c.conn.RemoteAddr() }
+// RemoteAddr is the server's TCP address; a DialContext connection of
+// another kind (a pipe, a proxy's own type) shows as the zero TCP
+// address, since jlaffaye/ftp asserts *net.TCPAddr.
+func (c *control) RemoteAddr() net.Addr {
+	if a, ok := c.conn.RemoteAddr().(*net.TCPAddr); ok {
+		return a
+	}
+	return &net.TCPAddr{}
+}
 func (c *control) SetDeadline(t time.Time) error      { return nil }
 func (c *control) SetReadDeadline(t time.Time) error  { return nil }
 func (c *control) SetWriteDeadline(t time.Time) error { return nil }
@@ -379,10 +387,16 @@ func (c *control) repair(rep reply, raw []byte) []byte {
 			return nil // Read goes on to the 220
 		}
 		c.greeted = true
-	case verb == "PASV" && rep.code == 227 && !strings.Contains(rep.text, "("):
+	case verb == "PASV" && rep.code == 227:
+		// jlaffaye/ftp slices between the first "(" and the last ")"
+		// and panics when they come the other way round: it gets the
+		// address written one way, or none (an error), whatever the
+		// server wrote. fetch dials the control connection's address
+		// anyway; only the port counts.
 		if addr := pasvNumbers(rep.text); addr != "" {
 			return []byte("227 Entering Passive Mode (" + addr + ").\r\n")
 		}
+		return []byte("227 no address\r\n")
 	case verb == "FEAT" && rep.code == 211:
 		c.feat = parseFeat(rep.text)
 		// jlaffaye/ftp takes a line for a feature when its text (after
@@ -458,6 +472,11 @@ func (c *control) cmd(line string) (reply, error) {
 		return reply{}, err
 	}
 	c.repair(rep, raw)
+	if rep.code < 200 {
+		// None of fetch's own commands opens a transfer: a 1xx here
+		// leaves a reply unread, and the session out of step.
+		return reply{}, fmt.Errorf("the server answered %q with a preliminary reply (%d), where RFC 959 §4.2 wants a final one", clip(line), rep.code)
+	}
 	return rep, nil
 }
 

@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/textproto"
@@ -55,6 +56,7 @@ type Error struct {
 
 	prior    *Error // the refused RETR that made the Fallback run
 	notFound bool   // the URL names nothing on the server
+	partial  bool   // a transfer confirmed short of its size
 	note     string // what the reply means, where fetch can tell
 }
 
@@ -189,7 +191,6 @@ func (s *session) fail(op, command string, err error) *Error {
 	switch {
 	case errors.As(err, &tp):
 		e.Code, e.Msg = tp.Code, s.clean(tp.Msg)
-		err = &textproto.Error{Code: tp.Code, Msg: e.Msg}
 	case errors.Is(err, io.EOF):
 		err = io.ErrUnexpectedEOF
 	case isNetwork(err):
@@ -205,10 +206,8 @@ func (s *session) fail(op, command string, err error) *Error {
 				break
 			}
 		}
-		if msg := s.clean(err.Error()); msg != err.Error() {
-			err = errors.New(msg)
-		}
 	}
+	err = s.sanitize(err)
 	e.Err = err
 	if s.ctx != nil {
 		if cerr := contextErr(s.ctx); cerr != nil && !errors.Is(err, cerr) {
@@ -219,6 +218,37 @@ func (s *session) fail(op, command string, err error) *Error {
 		e.note = "the server may require each data connection to resume the control connection's TLS session (RFC 4217 §10.2)"
 	}
 	return e
+}
+
+// sanitize returns err with every part whose text holds a secret or a
+// control character rebuilt without them (a *textproto.Error keeps its
+// code, a joined error its other parts, a network error its type), and
+// io.EOF as io.ErrUnexpectedEOF: a step that failed never ends in
+// io.EOF.
+func (s *session) sanitize(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case err == io.EOF:
+		return io.ErrUnexpectedEOF
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var parts []error
+		for _, p := range j.Unwrap() {
+			parts = append(parts, s.sanitize(p))
+		}
+		return errors.Join(parts...)
+	}
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", s.clean(err.Error()), io.ErrUnexpectedEOF)
+	}
+	if s.clean(err.Error()) == err.Error() {
+		return err
+	}
+	if tp, ok := err.(*textproto.Error); ok {
+		return &textproto.Error{Code: tp.Code, Msg: s.clean(tp.Msg)}
+	}
+	return errors.New(s.clean(err.Error()))
 }
 
 // failReply builds the *Error of a step the server refused with rep.

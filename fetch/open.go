@@ -175,9 +175,9 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 			cancel()
 			return nil, err
 		}
-		resp := &Response{URL: r.redacted, Plan: r.plan, Size: -1, client: c, sess: s, cancel: cancel, offset: r.cfg.offset}
+		resp := &Response{URL: r.redacted, Plan: r.plan, Size: -1, client: c, sess: s, live: s, cancel: cancel, offset: r.cfg.offset}
 		if err := resp.run(r); err != nil {
-			c.release(s, reusable(err))
+			resp.release(reusable(err))
 			if reused && !retried && gone(ctx, err) {
 				continue
 			}
@@ -195,7 +195,7 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 // the server closed.
 func gone(ctx context.Context, err error) bool {
 	var e *Error
-	if ctx.Err() != nil || !errors.As(err, &e) {
+	if ctx.Err() != nil || !errors.As(err, &e) || e.partial {
 		return false
 	}
 	return e.Code == 421 || e.Code == 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE))
@@ -206,7 +206,8 @@ func gone(ctx context.Context, err error) bool {
 // whole.
 func reusable(err error) bool {
 	var e *Error
-	if !errors.As(err, &e) || e.Code == 0 || e.Code == 421 {
+	// A 1xx is no final reply: the one that follows is still unread.
+	if !errors.As(err, &e) || e.Code < 200 || e.Code == 421 {
 		return false
 	}
 	return !e.Timeout() && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, context.Canceled)
@@ -486,14 +487,18 @@ func (resp *Response) retrieveOrList(p *ftpurl.Plan, st ftpurl.Step) error {
 				break
 			}
 			if cerr == nil {
-				// An empty file: the reply confirmed the transfer.
+				// An empty transfer: the reply confirmed it. Open
+				// releases the session once if it falls short of Size.
 				resp.Action, resp.retrCmd = ftpurl.Retrieve, st.String()
-				if resp.Size > 0 {
-					return resp.short()
+				if e := resp.shortErr(); e != nil {
+					return e
 				}
-				// The file is read and whole: its size is known, even
-				// where the 150 left it out (ProFTPD does for 0 bytes).
-				resp.Size = 0
+				if resp.Size < 0 && resp.offset == 0 {
+					// The file is read and whole: its size is known,
+					// even where the 150 left it out (ProFTPD does for
+					// 0 bytes).
+					resp.Size = 0
+				}
 				resp.readErr = io.EOF
 				resp.finish(true)
 				return nil
@@ -590,7 +595,9 @@ type Response struct {
 	n        int64  // bytes read from the data connection
 	readErr  error  // the error every later Read returns
 	closed   bool
-	finished sync.Once
+
+	liveMu sync.Mutex
+	live   *session // sess until it is given back or closed
 }
 
 var errReadClosed = errors.New("fetch: read from a closed Response")
@@ -645,41 +652,50 @@ func (r *Response) Read(p []byte) (int, error) {
 		r.finish(reusable(r.readErr))
 		return n, r.readErr
 	}
-	if err := r.short(); err != nil {
-		return n, err
+	if e := r.shortErr(); e != nil {
+		r.readErr = e
+		r.finish(false)
+		return n, e
 	}
 	r.readErr = io.EOF
 	r.finish(true)
 	return n, io.EOF
 }
 
-// short fails a transfer that the server confirmed with fewer bytes
-// than Size (curl's "partial file"). TYPE A may change the count
-// (RFC 959 §3.1.1.1), so it is checked in TYPE I only.
-func (r *Response) short() error {
+// shortErr returns the error of a transfer that the server confirmed
+// with fewer bytes than Size (curl's "partial file"), or nil. TYPE A
+// may change the count (RFC 959 §3.1.1.1), so it is checked in TYPE I
+// only.
+func (r *Response) shortErr() *Error {
 	want := r.Size - r.offset
 	if r.Size < 0 || r.Plan.Type != ftpurl.TypeImage && r.Plan.Type != 0 || r.sess.typ != ftpurl.TypeImage || r.n >= want {
 		return nil
 	}
 	e := r.sess.fail("retr", r.retrCmd, io.ErrUnexpectedEOF)
 	e.note = "the server ended the transfer after " + strconv.FormatInt(r.n, 10) + " of " + strconv.FormatInt(want, 10) + " bytes"
-	r.readErr = e
-	r.finish(false)
+	e.partial = true
 	return e
 }
 
-// finish ends the Response's use of its session: back to the Client
-// when ok, closed otherwise.
+// release ends the Response's use of its session, once: back to the
+// Client when ok, closed otherwise.
+func (r *Response) release(ok bool) {
+	r.liveMu.Lock()
+	s := r.live
+	r.live = nil
+	r.liveMu.Unlock()
+	if s != nil {
+		s.forget()
+		r.client.release(s, ok)
+	}
+}
+
+// finish releases the session and ends WithTimeout's context.
 func (r *Response) finish(ok bool) {
-	r.finished.Do(func() {
-		if r.sess != nil {
-			r.sess.forget()
-			r.client.release(r.sess, ok)
-		}
-		if r.cancel != nil {
-			r.cancel()
-		}
-	})
+	r.release(ok)
+	if r.cancel != nil {
+		r.cancel()
+	}
 }
 
 // Close ends the transfer if it still runs: the connections are closed
@@ -692,10 +708,13 @@ func (r *Response) Close() error {
 	if r == nil {
 		return nil
 	}
-	// Unblock a Read first, without the lock it holds.
-	if s := r.sessionIfRunning(); s != nil {
-		s.abort()
+	// Unblock a Read first, without the lock it holds; a session
+	// already given back is the Client's, and left alone.
+	r.liveMu.Lock()
+	if r.live != nil {
+		r.live.abort()
 	}
+	r.liveMu.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -705,18 +724,6 @@ func (r *Response) Close() error {
 	r.peek, r.body = nil, nil
 	r.finish(false)
 	return nil
-}
-
-// sessionIfRunning returns the session while a transfer may still use
-// it.
-func (r *Response) sessionIfRunning() *session {
-	if r.mu.TryLock() {
-		defer r.mu.Unlock()
-		if r.readErr != nil || r.closed {
-			return nil
-		}
-	}
-	return r.sess
 }
 
 // WriteTo writes the file to w until its end, as Read reads it, with a

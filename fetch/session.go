@@ -42,6 +42,7 @@ type session struct {
 
 	// Where the session stands, for the next plan on it.
 	home      string   // the PWD answer after login ("" unknown)
+	dataHost  string   // where data connections go: the control connection's IP
 	cwd       []string // CWD arguments sent since the login directory
 	cwdKnown  bool     // cwd says where the session is
 	typ       ftpurl.Typecode
@@ -103,8 +104,7 @@ func (s *session) dataDial(dialTimeout time.Duration) func(network, address stri
 		if err != nil {
 			return nil, err
 		}
-		host, _, _ := net.SplitHostPort(s.ctl.conn.RemoteAddr().String())
-		c, err := s.dialTCP(s.ctx, net.JoinHostPort(host, port), dialTimeout)
+		c, err := s.dialTCP(s.ctx, net.JoinHostPort(s.dataHost, port), dialTimeout)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +140,13 @@ func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string
 			return s.fail("dial", "", err)
 		}
 		conn = tc
+	}
+	// Data connections go to the control connection's address,
+	// whatever PASV says; to the URL's host where DialContext made a
+	// connection that is not TCP (a proxy resolves it).
+	s.dataHost = u.Host
+	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok && a.IP != nil {
+		s.dataHost = a.IP.String()
 	}
 	s.ctl = newControl(conn, t)
 	greeting, err := s.ctl.greeting()
@@ -322,6 +329,9 @@ func (s *session) goHome(p *ftpurl.Plan) (skip int, err error) {
 		return 0, errNoHome
 	}
 	if err := s.cwdTo(s.home, false); err != nil {
+		// The login directory is gone: this session cannot serve a
+		// relative plan again, and goes when this use ends.
+		s.home, s.cwdKnown = "", false
 		return 0, err
 	}
 	s.cwd, s.cwdKnown = nil, true
