@@ -250,8 +250,9 @@ func (c *control) verb() string {
 	return strings.ToUpper(v)
 }
 
-func (c *control) Close() error                       { return c.conn.Close() }
-func (c *control) LocalAddr() net.Addr                { return c.conn.LocalAddr() }
+func (c *control) Close() error        { return c.conn.Close() }
+func (c *control) LocalAddr() net.Addr { return c.conn.LocalAddr() }
+
 // RemoteAddr is the server's TCP address; a DialContext connection of
 // another kind (a pipe, a proxy's own type) shows as the zero TCP
 // address, since jlaffaye/ftp asserts *net.TCPAddr.

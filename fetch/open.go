@@ -588,13 +588,13 @@ type Response struct {
 	offset  int64
 	retrCmd string // the RETR step, for Read's errors
 
-	mu       sync.Mutex // held by Read and by Close's bookkeeping
-	sess     *session   // nil once the session is given back or closed
-	body     *ftp.Response
-	peek     []byte // bytes read ahead to tell a file from a refusal
-	n        int64  // bytes read from the data connection
-	readErr  error  // the error every later Read returns
-	closed   bool
+	mu      sync.Mutex // held by Read and by Close's bookkeeping
+	sess    *session   // the session of this use (see live)
+	body    *ftp.Response
+	peek    []byte // bytes read ahead to tell a file from a refusal
+	n       int64  // bytes read from the data connection
+	readErr error  // the error every later Read returns
+	closed  bool
 
 	liveMu sync.Mutex
 	live   *session // sess until it is given back or closed
