@@ -216,9 +216,7 @@ func (c *Client) put(s *session) {
 	s.forget()
 	c.mu.Lock()
 	hp := c.hosts[hostKey{s.key.scheme, s.key.addr}]
-	if len(hp.waiters) > 0 {
-		w := hp.waiters[0]
-		hp.waiters = hp.waiters[1:]
+	if w := hp.nextWaiter(); w != nil {
 		c.mu.Unlock()
 		w <- s
 		return
@@ -228,13 +226,22 @@ func (c *Client) put(s *session) {
 	c.mu.Unlock()
 }
 
+// nextWaiter takes the longest-waiting Open or Stat off hp's queue, or
+// returns nil; c.mu is held.
+func (hp *hostPool) nextWaiter() chan *session {
+	if len(hp.waiters) == 0 {
+		return nil
+	}
+	w := hp.waiters[0]
+	hp.waiters = hp.waiters[1:]
+	return w
+}
+
 // drop notes that a session of k has ended, and lets a waiter dial.
 func (c *Client) drop(k key) {
 	c.mu.Lock()
 	hp := c.hosts[hostKey{k.scheme, k.addr}]
-	if len(hp.waiters) > 0 {
-		w := hp.waiters[0]
-		hp.waiters = hp.waiters[1:]
+	if w := hp.nextWaiter(); w != nil {
 		c.mu.Unlock()
 		w <- nil
 		return

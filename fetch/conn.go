@@ -102,27 +102,34 @@ type timed struct {
 }
 
 func (c *timed) Read(p []byte) (int, error) {
-	c.dl.mu.Lock()
-	t, stall := c.dl.nextLocked()
-	_ = c.Conn.SetReadDeadline(t)
-	c.dl.mu.Unlock()
+	stall := c.arm(c.Conn.SetReadDeadline)
 	n, err := c.Conn.Read(p)
-	if err != nil && stall && isTimeout(err) {
-		err = &stallError{c.dl.stallFor()}
-	}
-	return n, err
+	return n, c.stalled(stall, err)
 }
 
 func (c *timed) Write(p []byte) (int, error) {
-	c.dl.mu.Lock()
-	t, stall := c.dl.nextLocked()
-	_ = c.Conn.SetWriteDeadline(t)
-	c.dl.mu.Unlock()
+	stall := c.arm(c.Conn.SetWriteDeadline)
 	n, err := c.Conn.Write(p)
+	return n, c.stalled(stall, err)
+}
+
+// arm sets the next deadline with set, under dl's lock (so that
+// interrupt cannot slip between), and reports whether StallTimeout
+// set it.
+func (c *timed) arm(set func(time.Time) error) bool {
+	c.dl.mu.Lock()
+	defer c.dl.mu.Unlock()
+	t, stall := c.dl.nextLocked()
+	_ = set(t)
+	return stall
+}
+
+// stalled turns a timeout that StallTimeout caused into a *stallError.
+func (c *timed) stalled(stall bool, err error) error {
 	if err != nil && stall && isTimeout(err) {
-		err = &stallError{c.dl.stallFor()}
+		return &stallError{c.dl.stallFor()}
 	}
-	return n, err
+	return err
 }
 
 // interrupt makes a Read that blocks, and every later one, fail at

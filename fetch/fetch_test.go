@@ -210,33 +210,42 @@ func TestPlansOnServers(t *testing.T) {
 					t.Errorf("%d fetches took %d logins, want at most a quarter", fetches, n)
 				}
 			})
-			sem := make(chan struct{}, 6)
-			for _, c := range fetchCases {
-				abss := c.abs
-				if abss == nil {
-					abss = both
-				}
-				for _, m := range methods {
-					for _, abs := range abss {
-						sub := c.name + "/" + m.String()
-						opts := []fetch.Option{fetch.WithMethod(m), fetch.WithTimeout(20 * time.Second)}
-						if abs {
-							sub += "/abs"
-							opts = append(opts, fetch.WithAbsolutePaths())
-						}
-						fetches++
-						t.Run(sub, func(t *testing.T) {
-							t.Parallel()
-							sem <- struct{}{}
-							defer func() { <-sem }()
-							rawURL := "ftp://" + srv.addr + "/" + c.path
-							check(t, cl, name, rawURL, c.lookup(name, m, abs), opts...)
-						})
-					}
-				}
-			}
+			fetches = runPlanTable(t, cl, name, "ftp://"+srv.addr+"/", 6, 20*time.Second)
 		})
 	}
+}
+
+// runPlanTable runs every case of fetchCases with every Method, with
+// and without WithAbsolutePaths, on server srv at base (a URL ending in
+// "/"), with cl, at most parallel at once, and extra options after the
+// case's own. It returns how many fetches it started.
+func runPlanTable(t *testing.T, cl *fetch.Client, srv, base string, parallel int, timeout time.Duration, extra ...fetch.Option) int {
+	sem := make(chan struct{}, parallel)
+	fetches := 0
+	for _, c := range fetchCases {
+		abss := c.abs
+		if abss == nil {
+			abss = both
+		}
+		for _, m := range methods {
+			for _, abs := range abss {
+				sub := c.name + "/" + m.String()
+				opts := append([]fetch.Option{fetch.WithMethod(m), fetch.WithTimeout(timeout)}, extra...)
+				if abs {
+					sub += "/abs"
+					opts = append(opts, fetch.WithAbsolutePaths())
+				}
+				fetches++
+				t.Run(sub, func(t *testing.T) {
+					t.Parallel()
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					check(t, cl, srv, base+c.path, c.lookup(srv, m, abs), opts...)
+				})
+			}
+		}
+	}
+	return fetches
 }
 
 // check fetches rawURL and compares the outcome with w.

@@ -40,32 +40,11 @@ func TestPlansOverTLS(t *testing.T) {
 				}
 				cl := &fetch.Client{TLSConfig: &tls.Config{RootCAs: testCAPool}, MaxConnsPerHost: 4}
 				t.Cleanup(cl.CloseIdleConnections)
-				sem := make(chan struct{}, 4)
-				for _, c := range fetchCases {
-					abss := c.abs
-					if abss == nil {
-						abss = both
-					}
-					for _, m := range methods {
-						for _, abs := range abss {
-							sub := c.name + "/" + m.String()
-							opts := []fetch.Option{fetch.WithMethod(m), fetch.WithTimeout(30 * time.Second)}
-							if mode == "explicit" {
-								opts = append(opts, fetch.WithTLS())
-							}
-							if abs {
-								sub += "/abs"
-								opts = append(opts, fetch.WithAbsolutePaths())
-							}
-							t.Run(sub, func(t *testing.T) {
-								t.Parallel()
-								sem <- struct{}{}
-								defer func() { <-sem }()
-								check(t, cl, name, scheme+"://"+addr+"/"+c.path, c.lookup(name, m, abs), opts...)
-							})
-						}
-					}
+				var extra []fetch.Option
+				if mode == "explicit" {
+					extra = append(extra, fetch.WithTLS())
 				}
+				runPlanTable(t, cl, name, scheme+"://"+addr+"/", 4, 30*time.Second, extra...)
 			})
 		}
 	}
@@ -166,8 +145,6 @@ func TestWithTLSNeverFallsBackToClearText(t *testing.T) {
 // WithTLS fetch of the same server.
 func TestSessionsAreKeptPerTLSMode(t *testing.T) {
 	srv := need(t, "ftpserverlib")
-	tsrv := needTLS(t, "ftpserverlib")
-	_ = tsrv
 	logins := countLogins(srv.addr)
 	cl := &fetch.Client{DialContext: logins.dial, TLSConfig: &tls.Config{RootCAs: testCAPool}}
 	defer cl.CloseIdleConnections()

@@ -394,14 +394,7 @@ func (g *getter) head() int {
 	if t := fi.ModTime(); !t.IsZero() {
 		fmt.Fprintf(&b, "Last-Modified: %s\n", t.UTC().Format(http.TimeFormat))
 	}
-	w, code := g.openOutput(false)
-	if w == nil {
-		return code
-	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return g.writeFailed(err)
-	}
-	return g.closeOutput(w)
+	return g.writeText(b.String())
 }
 
 // outputName is the file that -o or -O names; "" for standard output.
@@ -423,6 +416,19 @@ func (g *getter) outputName() (string, error) {
 }
 
 // openOutput opens where the output goes: standard output, or the file
+// writeText writes text (Stat's lines, a listing) to the output and
+// returns the exit status.
+func (g *getter) writeText(text string) int {
+	w, code := g.openOutput(false)
+	if w == nil {
+		return code
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		return g.writeFailed(err)
+	}
+	return g.closeOutput(w)
+}
+
 // (appending when resuming).
 func (g *getter) openOutput(appending bool) (io.Writer, int) {
 	name := g.name
@@ -497,14 +503,7 @@ func (g *getter) fetch() int {
 			b.WriteString(l)
 			b.WriteByte('\n')
 		}
-		w, code := g.openOutput(false)
-		if w == nil {
-			return code
-		}
-		if _, err := io.WriteString(w, b.String()); err != nil {
-			return g.writeFailed(err)
-		}
-		return g.closeOutput(w)
+		return g.writeText(b.String())
 	}
 	if offset > 0 && resp.Size >= 0 && offset > resp.Size {
 		fmt.Fprintf(g.stderr, "ftpget: cannot resume: the output has %d bytes, the file on the server %d\n", offset, resp.Size)
