@@ -50,11 +50,17 @@ loop:
 			}
 			i++
 			d := unescapeIfEscaped(s[start:i-1], pct)
-			if n := len(p.moreDirs); n < cap(p.moreDirs) { // room in ParseInto's array: no call
+			// Where there is room, without a call: ParseInto's array,
+			// or Parse's first directories.
+			switch n := len(p.moreDirs); {
+			case n < cap(p.moreDirs):
 				p.moreDirs = p.moreDirs[:n+1]
 				p.moreDirs[n] = d
 				p.ndirs++
-			} else {
+			case p.moreDirs == nil && p.ndirs < len(p.dirs):
+				p.dirs[p.ndirs] = d
+				p.ndirs++
+			default:
 				p.next = i
 				p.addDir(d)
 			}
