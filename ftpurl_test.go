@@ -667,3 +667,31 @@ func TestNilURLIsNoURLForEveryPointerMethod(t *testing.T) {
 		}()
 	}
 }
+
+// skip reads four bytes a step: a byte outside the class at any offset
+// of a step stops it where a byte a step stops.
+func TestSkipMatchesAByteAStep(t *testing.T) {
+	for _, stop := range []string{"/", ";", "%", "#", "?", " ", "\x00", "é", "~"} {
+		for k := 0; k <= 9; k++ {
+			checkSkip(t, "abcdefghi"[:k]+stop+"abcdefghi"[k:])
+		}
+	}
+}
+
+// checkSkip checks skip against a byte a step, from every offset of s,
+// for the path class of every grammar.
+func checkSkip(t *testing.T, s string) {
+	t.Helper()
+	for _, g := range allGrammars {
+		m := g.rules().seg
+		for i := 0; i <= len(s); i++ {
+			want := i
+			for want < len(s) && chars[s[want]]&m != 0 {
+				want++
+			}
+			if got := skip(s, i, m); got != want {
+				t.Fatalf("%v: skip(%q, %d) = %d; a byte a step stops at %d", g, s, i, got, want)
+			}
+		}
+	}
+}

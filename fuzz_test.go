@@ -46,6 +46,8 @@ func FuzzParse(f *testing.F) {
 		}
 		checkInsertedPasswordNeverQuoted(t, s)
 		checkPlainNameIsCheckHostName(t, s)
+		checkAuthorityScan(t, s)
+		checkSkip(t, s)
 		for _, g := range []Grammar{RFC1738, RFC2396, RFC3986} {
 			u := parsed[g]
 			if u == nil || g == RFC1738 && strings.Contains(s, "?") {

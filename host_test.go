@@ -63,6 +63,45 @@ func TestIDNALabelMayNotComeOutEmpty(t *testing.T) {
 	}
 }
 
+// The authority scan reads four bytes a step while none of them ends
+// a part: every byte that splits the authority (RFC 3986 §3.2: "@",
+// ":", "]", "/", "?", "#"), and every byte or pair that sends the host
+// the full way ("..", "--", an upper-case letter, "_", "%", UTF-8), at
+// every offset of that step, gives what a byte a step gives.
+func TestAuthorityScanMatchesReference(t *testing.T) {
+	for _, ins := range []string{"@", ":", "]", "/", "?", "#", "..", "--", ".-", "-.", "A", "Z", "_", "%41", "é", ":21", "u@", "[::1]", " "} {
+		for k := 0; k <= 9; k++ {
+			h := "abcdefghi.example"
+			checkAuthorityScan(t, "ftp://"+h[:k]+ins+h[k:]+"/x")
+			checkAuthorityScan(t, "ftp://u:p@"+h[:k]+ins+h[k:])
+		}
+	}
+}
+
+// checkAuthorityScan checks parser.authority's scan of s, an ftp URL,
+// against referenceAuthorityScan in every grammar.
+func checkAuthorityScan(t *testing.T, s string) {
+	t.Helper()
+	if !strings.HasPrefix(s, ftpPrefix) {
+		return
+	}
+	for _, g := range allGrammars {
+		p := parser{r: g.rules(), s: s}
+		var u URL
+		got := authorityScan{end: p.authority(&u, len(ftpPrefix))}
+		got.plain, got.upper, got.paired = p.plainHost, p.upperHost, p.pairedHost
+		want := referenceAuthorityScan(p.r, s, len(ftpPrefix))
+		// The scan may say upper or paired where the host is not plain
+		// (nothing reads them then), never the other way.
+		if !want.plain && got.plain == want.plain && got.end == want.end {
+			continue
+		}
+		if got != want {
+			t.Errorf("%v: the scan of %q gives %+v; a byte a step gives %+v", g, s, got, want)
+		}
+	}
+}
+
 // plainName's doc: for a host of letters, digits, "-", "_" and ".", it
 // gives what checkHostName gives, or sends the host the full way.
 func TestPlainNameIsCheckHostName(t *testing.T) {

@@ -409,6 +409,7 @@ loop:
 			if !p.r.questionIsData {
 				break loop
 			}
+			and = 0 // data (RFC 1738), but no host name byte
 		default: // "/", "#"
 			break loop
 		}

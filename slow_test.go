@@ -4,8 +4,8 @@ package ftpurl
 // doc comments and the documents rather than from the code, used only
 // to check the fast ones (as net/netip's slow_test.go does): the
 // redaction rule of Error.URL, the path split of Plan, the syntax that
-// FindAll takes the longest prefix of, which hosts go through IDNA, and
-// FindAll itself.
+// FindAll takes the longest prefix of, which hosts go through IDNA,
+// FindAll itself, and the authority scan, a byte a step.
 
 import (
 	"net/url"
@@ -236,5 +236,43 @@ func referenceTrim(m string) int {
 			}
 		}
 		return len(m)
+	}
+}
+
+// authorityScan is what parser.authority learns in its one scan of an
+// authority that starts at s[i]: where it ends, and whether the host
+// (the bytes after the last "@", but for the port's ":") is a plain
+// name, may hold an upper-case letter, and may hold ".." or "--".
+type authorityScan struct {
+	end                  int
+	plain, upper, paired bool
+}
+
+// referenceAuthorityScan is that scan written from RFC 3986 §3.2 a
+// byte a step, with the string functions: the authority ends at the
+// first "/", "#" or "?" (but "?" where it is data); the last "@" ends
+// the userinfo; the host is plain when its bytes are all in cHostName,
+// with at most one ":" and no "]" after the last "@".
+func referenceAuthorityScan(r *rules, s string, i int) authorityScan {
+	end := i
+	for end < len(s) && s[end] != '/' && s[end] != '#' && (s[end] != '?' || r.questionIsData) {
+		end++
+	}
+	host := s[i:end]
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		host = host[at+1:]
+	}
+	rest := strings.NewReplacer(":", "", "]", "").Replace(host)
+	plain := strings.Count(host, ":") <= 1 && !strings.Contains(host, "]") &&
+		!strings.ContainsFunc(rest, func(c rune) bool { return c >= utf8.RuneSelf || chars[c]&cHostName == 0 })
+	paired := false
+	for _, pair := range []string{"..", "--", ".-", "-."} {
+		paired = paired || strings.Contains(host, pair)
+	}
+	return authorityScan{
+		end:    end,
+		plain:  plain,
+		upper:  strings.ContainsFunc(host, unicode.IsUpper),
+		paired: paired,
 	}
 }
