@@ -94,7 +94,7 @@ func parse(g Grammar, s string) (*URL, error) {
 func (p *parser) schemeAuthority(u *URL) int {
 	i, authority := len(ftpPrefix), true
 	if strings.HasPrefix(p.s, ftpPrefix) { // the common case, without a call
-		u.Scheme = p.r.schemes[0].name
+		u.Scheme = schemes[0].name // every grammar's schemes[0]
 	} else {
 		i, authority = p.scheme(u)
 	}
