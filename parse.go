@@ -50,7 +50,6 @@ type parser struct {
 	pairedHost bool     // and it may hold ".." or "--"
 	moreDirs   []string // all the directories, once there are more than len(dirs) (ParseInto: from the start)
 	prevHost   string   // ParseInto: the host already in *u, reused when it is this one
-	next       int      // where path reads the next segment, for addDir
 
 	// The fault that ranks first so far; fault.err is nil while there
 	// is none.
@@ -94,7 +93,7 @@ func parse(g Grammar, s string) (*URL, error) {
 func (p *parser) schemeAuthority(u *URL) int {
 	i, authority := len(ftpPrefix), true
 	if strings.HasPrefix(p.s, ftpPrefix) { // the common case, without a call
-		u.Scheme = schemes[0].name // every grammar's schemes[0]
+		u.Scheme = p.r.schemes[0].name
 	} else {
 		i, authority = p.scheme(u)
 	}

@@ -2,22 +2,16 @@ package ftpurl
 
 import "strings"
 
-// addDir appends a directory: to p.dirs while it has room, then to
-// p.moreDirs, which then holds them all. p.next must be where the rest
-// of the path starts.
-func (p *parser) addDir(d string) {
-	switch {
-	case p.moreDirs != nil:
-		p.moreDirs = append(p.moreDirs, d)
-	case p.ndirs < len(p.dirs):
-		p.dirs[p.ndirs] = d
-	default:
-		// At most one more directory for every "/" left in the input:
-		// one allocation, however long the path.
-		more := strings.Count(p.s[p.next:], "/")
-		p.moreDirs = append(make([]string, 0, len(p.dirs)+1+more), p.dirs[:]...)
-		p.moreDirs = append(p.moreDirs, d)
+// addDir appends a directory where path found no room for it: to
+// p.moreDirs, grown by append, or, once p.dirs is full, to a new
+// p.moreDirs that then holds them all, sized for at most one more
+// directory for every "/" in rest, the path after d: one allocation,
+// however long the path.
+func (p *parser) addDir(d, rest string) {
+	if p.moreDirs == nil {
+		p.moreDirs = append(make([]string, 0, len(p.dirs)+1+strings.Count(rest, "/")), p.dirs[:]...)
 	}
+	p.moreDirs = append(p.moreDirs, d)
 	p.ndirs++
 }
 
@@ -61,8 +55,7 @@ loop:
 				p.dirs[p.ndirs] = d
 				p.ndirs++
 			default:
-				p.next = i
-				p.addDir(d)
+				p.addDir(d, s[i:])
 			}
 			start, pct, semi = i, false, -1
 			continue
