@@ -140,8 +140,9 @@ func redactInput(s string) string {
 }
 
 // Redact returns rawURL, parsed or not, with the text that may hold a
-// password replaced by "xxxxx": when rawURL has an "@", from the first ":"
-// of the authority to the last "@". The authority starts after the "//"
+// password replaced by "xxxxx" (RFC 3986 §3.2.1 deprecates passwords in
+// URLs): when rawURL has an "@", from the first ":" of the authority to
+// the last "@" (§3.2). The authority starts after the "//"
 // that follows the scheme; where that "//" is missing or comes after the
 // first "@", after the scheme's ":", or at the start when there is no
 // scheme (one other than ftp and ftps counts as none). So

@@ -97,8 +97,11 @@ func (u *URL) PortOrDefault() uint16 {
 // checks that the documents leave out: a port is 1..65535; a host whose
 // last label is all digits or starts with "0x" must be a dotted quad of
 // 0..255 without leading zeros; a host name is labels of letters, digits,
-// "-" and "_"; IPvFuture and IPv6 zones are refused; a Unicode host goes
-// through IDNA (UTS #46 Lookup, non-transitional); and no user, password,
+// "-" and "_" (not UTS #46's STD3 rules, which refuse "_"; and "--" in
+// the third and fourth places, RFC 5891 §4.2.3.1, is refused only in an
+// "xn--" label, so "r3---sn.example" is a host); IPvFuture and IPv6 zones are refused;
+// a Unicode host goes through IDNA (UTS #46 Lookup, non-transitional);
+// and no user, password,
 // host or path segment holds a control character, raw or percent-encoded.
 type Grammar int
 

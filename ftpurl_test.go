@@ -695,3 +695,14 @@ func checkSkip(t *testing.T, s string) {
 		}
 	}
 }
+
+// ftpPrefix, the fast path's constant, is the scheme that every
+// grammar reads first (rules.go's scheme table): the fast path and the
+// table cannot disagree.
+func TestFTPPrefixIsEveryGrammarsFirstScheme(t *testing.T) {
+	for _, g := range allGrammars {
+		if got := g.rules().schemes[0].name + "://"; got != ftpPrefix {
+			t.Errorf("%v reads %q first; the fast path reads %q", g, got, ftpPrefix)
+		}
+	}
+}

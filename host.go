@@ -24,12 +24,11 @@ func (p *parser) host(lo, hi int) string {
 	if s[lo] == '[' {
 		return p.ipLiteral(lo, hi)
 	}
-	// Most hosts are ASCII names: the fast path. Any fault or other
-	// byte takes the path below, which says what is wrong and where.
+	// A host of name bytes that plainName (tried by authority) sent
+	// the full way: checkHostName without the byte loop below. Any
+	// fault or other byte takes that loop, which says what is wrong
+	// and where.
 	if p.plainHost {
-		if name, ok := plainName(p.r, s[lo:hi], p.upperHost, p.pairedHost, p.prevHost); ok {
-			return name
-		}
 		if name, detail := checkHostName(p.r, s[lo:hi], false, p.prevHost); detail == "" {
 			return name
 		}

@@ -112,6 +112,14 @@ func TestPlainNameIsCheckHostName(t *testing.T) {
 	} {
 		checkPlainNameIsCheckHostName(t, h)
 	}
+	// The common hosts take the short way in Lenient, or the check
+	// above would hold for no host at all.
+	for _, h := range []string{"ftp.example.com", "FTP.Example.COM", "ftp.example.com.", "a_b.c-d", "x"} {
+		upper := strings.ToLower(h) != h
+		if _, ok := plainName(Lenient.rules(), h, upper, false, ""); !ok {
+			t.Errorf("plainName(%q) sends a plain name the full way", h)
+		}
+	}
 }
 
 // checkPlainNameIsCheckHostName checks plainName against checkHostName

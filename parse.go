@@ -283,12 +283,6 @@ func newURL[A any](p *parser, u *URL, dirs func(*A) []string) *URL {
 // but the parser goes on so that a fault that ranks first is found.
 func (p *parser) scheme(u *URL) (int, bool) {
 	s := p.s
-	for i := range p.r.schemes {
-		if n := len(p.r.schemes[i].name); len(s) >= n+3 && s[n] == ':' && s[n+1] == '/' && s[n+2] == '/' && isName(s[:n], p.r.schemes[i].name) {
-			u.Scheme = p.r.schemes[i].name
-			return n + 3, true
-		}
-	}
 	// RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 	k := 0
 	for k < len(s) && (chars[s[k]]&cAlpha != 0 || k > 0 && (chars[s[k]]&cDigit != 0 || s[k] == '+' || s[k] == '-' || s[k] == '.')) {
@@ -296,6 +290,9 @@ func (p *parser) scheme(u *URL) (int, bool) {
 	}
 	if k > 0 && k < len(s) && s[k] == ':' {
 		switch sc := p.r.scheme(s[:k]); {
+		case sc != nil && strings.HasPrefix(s[k+1:], "//"):
+			u.Scheme = sc.name
+			return k + 3, true
 		case sc != nil:
 			u.Scheme = sc.name
 			p.fail(k+1, ErrScheme, fmt.Sprintf(`"//" must follow "%s:" (RFC 1738 §3.1)`, sc.name))
@@ -344,18 +341,6 @@ func (p *parser) scheme(u *URL) (int, bool) {
 
 // ftpPrefix begins most URLs: the scheme of every grammar's schemes[0].
 const ftpPrefix = "ftp://"
-
-// isName reports whether s is the lower-case letters of name in any
-// ASCII case: for each letter c, only c and c-0x20 give c when or-ed
-// with 0x20.
-func isName(s, name string) bool {
-	for i := 0; i < len(name); i++ {
-		if s[i]|0x20 != name[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // authority parses userinfo, host and port from offset i, and returns
 // the offset where the authority ends: at the first "/", "#", or "?"

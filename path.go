@@ -2,17 +2,12 @@ package ftpurl
 
 import "strings"
 
-// addDir appends a directory where path found no room for it: to
-// p.moreDirs, grown by append, or, once p.dirs is full, to a new
-// p.moreDirs that then holds them all, sized for at most one more
-// directory for every "/" in rest, the path after d: one allocation,
-// however long the path.
-func (p *parser) addDir(d, rest string) {
-	if p.moreDirs == nil {
-		p.moreDirs = append(make([]string, 0, len(p.dirs)+1+strings.Count(rest, "/")), p.dirs[:]...)
-	}
+// spillDirs appends d once p.dirs is full: to a new p.moreDirs that
+// then holds all the directories, sized for at most one more for every
+// "/" in rest, the path after d: one allocation, however long the path.
+func (p *parser) spillDirs(d, rest string) {
+	p.moreDirs = append(make([]string, 0, len(p.dirs)+1+strings.Count(rest, "/")), p.dirs[:]...)
 	p.moreDirs = append(p.moreDirs, d)
-	p.ndirs++
 }
 
 // path parses the path that starts at s[lo], up to the "#", or "?" but
@@ -44,19 +39,17 @@ loop:
 			}
 			i++
 			d := unescapeIfEscaped(s[start:i-1], pct)
-			// Where there is room, without a call: ParseInto's array,
-			// or Parse's first directories.
-			switch n := len(p.moreDirs); {
-			case n < cap(p.moreDirs):
-				p.moreDirs = p.moreDirs[:n+1]
-				p.moreDirs[n] = d
-				p.ndirs++
-			case p.moreDirs == nil && p.ndirs < len(p.dirs):
+			// To p.moreDirs once it holds them (ParseInto's array from
+			// the start), else to p.dirs while it has room.
+			switch {
+			case p.moreDirs != nil:
+				p.moreDirs = append(p.moreDirs, d)
+			case p.ndirs < len(p.dirs):
 				p.dirs[p.ndirs] = d
-				p.ndirs++
 			default:
-				p.addDir(d, s[i:])
+				p.spillDirs(d, s[i:])
 			}
+			p.ndirs++
 			start, pct, semi = i, false, -1
 			continue
 		case c == '#' || c == '?' && !p.r.questionIsData:

@@ -240,6 +240,8 @@ func (a Action) verb() string {
 		return "LIST"
 	case NameList:
 		return "NLST"
+	case ChangeDir:
+		return "CWD"
 	}
 	return "RETR"
 }
@@ -377,7 +379,6 @@ func (u *URL) Plan(opts ...PlanOption) (*Plan, error) {
 	p.Action, p.Type = decide(name, t)
 	if p.Action == RetrieveOrList {
 		p.Fallback = &Plan{Host: host, Dirs: []string{p.Name}, Type: TypeASCII, Action: List}
-		p.Fallback.Verify = p.Fallback.verify() // nil: its LIST has no argument
 	}
 	p.Verify = p.verify()
 	if f := p.check(); f != nil {

@@ -69,25 +69,26 @@ func FuzzServerReplies(f *testing.F) {
 }
 
 // checkFuzzError holds an error of FuzzServerReplies to its invariants.
+// It runs on the goroutine that Open runs on, so it reports with
+// Errorf, never Fatalf (testing.T.FailNow must be called from the test's
+// own goroutine).
 func checkFuzzError(t *testing.T, what string, err error) {
 	t.Helper()
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
-		t.Fatalf("%s: %v (%T), want a *fetch.Error", what, err, err)
+		t.Errorf("%s: %v (%T), want a *fetch.Error", what, err, err)
+		return
 	}
 	msg := err.Error()
-	for i := 0; i < len(msg); i++ {
-		if msg[i] < 0x20 || msg[i] == 0x7f {
-			t.Fatalf("%s: Error() holds the control byte %#x: %q", what, msg[i], msg)
-		}
-	}
+	noControlByte(t, what+": Error()", msg)
 	if strings.ContainsRune(msg, '\u0085') || strings.ContainsRune(msg, '\u2028') {
-		t.Fatalf("%s: Error() holds a Unicode line end: %q", what, msg)
+		t.Errorf("%s: Error() holds a Unicode line end: %q", what, msg)
 	}
 	for _, text := range errorTexts(err) {
 		for _, form := range leakForms("s3cr%t") {
 			if strings.Contains(text, form) {
-				t.Fatalf("%s: an error text holds the password as %q: %q", what, form, text)
+				t.Errorf("%s: an error text holds the password as %q: %q", what, form, text)
+				return
 			}
 		}
 	}

@@ -465,9 +465,6 @@ func (p *printer) plan(u *ftpurl.URL) {
 	}
 	p.printAfter(fallbackComment, pl.Fallback)
 	p.printAfter(verifyComment, pl.Verify)
-	if pl.Fallback != nil {
-		p.printAfter(verifyComment, pl.Fallback.Verify)
-	}
 }
 
 // printAfter prints comment and the commands of sub, a Fallback or a
