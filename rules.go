@@ -34,9 +34,15 @@ func schemeNamed(name string) *scheme {
 	if name == "" {
 		return &schemes[0]
 	}
-	for i := range schemes {
-		if name == schemes[i].name || equalFoldASCII(name, schemes[i].name) {
-			return &schemes[i]
+	return lookupScheme(schemes[:], name)
+}
+
+// lookupScheme returns the scheme of list named name, in any ASCII
+// case (RFC 3986 §3.1), or nil.
+func lookupScheme(list []scheme, name string) *scheme {
+	for i := range list {
+		if equalFoldASCII(name, list[i].name) {
+			return &list[i]
 		}
 	}
 	return nil
@@ -159,12 +165,7 @@ func (g Grammar) rules() *rules { return &grammarRules[g] }
 
 // scheme returns the scheme of r named name, in any ASCII case, or nil.
 func (r *rules) scheme(name string) *scheme {
-	for i := range r.schemes {
-		if equalFoldASCII(name, r.schemes[i].name) {
-			return &r.schemes[i]
-		}
-	}
-	return nil
+	return lookupScheme(r.schemes, name)
 }
 
 // schemeNames lists the names of r's schemes for messages: "ftp", or
