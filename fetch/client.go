@@ -294,7 +294,7 @@ func (c *Client) expire(s *session) {
 	c.drop(s.key)
 }
 
-// CloseIdleConnections ends every idle session (QUIT), as
+// CloseIdleConnections ends every idle session (QUIT, RFC 959 §4.1.1), as
 // net/http.Transport's method of that name does. Sessions in use are
 // left alone.
 func (c *Client) CloseIdleConnections() {
@@ -316,7 +316,6 @@ func (c *Client) CloseIdleConnections() {
 // server's leaving, and after d it expires.
 func (s *session) sleep(d time.Duration, expire func()) {
 	s.mu.Lock()
-	s.idleAt = time.Now()
 	s.timer = time.AfterFunc(d, expire)
 	s.mu.Unlock()
 	s.watch = s.ctl.watchIdle()

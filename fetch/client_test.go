@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"path"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -157,6 +159,30 @@ func TestWithOffsetRefusedBeforeConnecting(t *testing.T) {
 	}
 }
 
+// WithOffset's doc: a directory is listed as without it, whether the
+// URL names it with "/" or ";type=d" (nothing to resume; a listing's
+// TYPE A is not the URL's).
+func TestWithOffsetListsADirectoryAsWithout(t *testing.T) {
+	srv := need(t, "ftpserverlib")
+	cl := &fetch.Client{}
+	defer cl.CloseIdleConnections()
+	for _, rawURL := range []string{"ftp://" + srv.addr + "/a/", "ftp://" + srv.addr + "/a;type=d"} {
+		resp, err := cl.Open(context.Background(), rawURL, fetch.WithOffset(5))
+		if err != nil {
+			t.Errorf("Open(%s, WithOffset(5)) = %v, want the listing", rawURL, err)
+			continue
+		}
+		resp.Close()
+		names := slices.Clone(resp.Names) // NLST, as the server sends them
+		for _, e := range resp.Entries {  // LIST
+			names = append(names, e.Name)
+		}
+		if !slices.ContainsFunc(names, func(n string) bool { return path.Base(n) == "top.txt" }) {
+			t.Errorf("Open(%s, WithOffset(5)) lists %q, want top.txt among them", rawURL, names)
+		}
+	}
+}
+
 // Stat tells a file (size, time) from a directory and from nothing,
 // with MLST where the server has it (ProFTPD, Pure-FTPd, pyftpdlib,
 // ftpserverlib), else SIZE, MDTM and CWD (vsftpd).
@@ -205,6 +231,10 @@ func TestStat(t *testing.T) {
 				_, err := cl.Stat(context.Background(), base+p)
 				if !errors.Is(err, fetch.ErrNotFound) {
 					t.Errorf("Stat(%s) = %v, want ErrNotFound", p, err)
+				}
+				// Retr's doc: only a Fallback step has a refused RETR.
+				if fe := (*fetch.Error)(nil); errors.As(err, &fe) && fe.Retr() != nil {
+					t.Errorf("Stat(%s).Retr() = %v, want nil: Stat sends no RETR", p, fe.Retr())
 				}
 			}
 		})

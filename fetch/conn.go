@@ -179,7 +179,8 @@ func (c *dataConn) Read(p []byte) (int, error) {
 // v0.2.4 refuses:
 //
 //   - a 120 ("service ready in nnn minutes") before the greeting's 220
-//     is passed over (§4.2, §5.4 "Connection Establishment");
+//     is passed over (§4.2, §5.4 "Connection Establishment"): fetch
+//     reads the greeting itself (greeting) and replays the 220;
 //   - a PASV reply whose address lacks the parentheses (§4.1.2 leaves
 //     the wording of 227 free) gets them;
 //   - a transfer that ends with 250 (§5.4 lists 250 after RETR, LIST
@@ -196,8 +197,7 @@ type control struct {
 	t    *timed
 	r    *bufio.Reader
 
-	greeted bool
-	out     []byte // what jlaffaye/ftp has not read yet of the current reply
+	out []byte // what jlaffaye/ftp has not read yet of the current reply
 
 	mu       sync.Mutex
 	lastCmd  string // the last command line written, without CRLF
@@ -390,11 +390,6 @@ func (c *control) repair(rep reply, raw []byte) []byte {
 	defer c.mu.Unlock()
 	verb := c.verb()
 	switch {
-	case !c.greeted:
-		if rep.code == 120 {
-			return nil // Read goes on to the 220
-		}
-		c.greeted = true
 	case verb == "PASV" && rep.code == 227:
 		// jlaffaye/ftp slices between the first "(" and the last ")"
 		// and panics when they come the other way round: it gets the
@@ -510,7 +505,6 @@ func (c *control) greeting() (reply, error) {
 // replay makes the next Read return rep, as the greeting fetch read
 // itself, for jlaffaye/ftp's Dial, which reads a 220.
 func (c *control) replay(rep reply) {
-	c.greeted = true
 	lines := strings.Split(rep.text, "\n")
 	code := strconv.Itoa(rep.code)
 	var b strings.Builder

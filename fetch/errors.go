@@ -24,11 +24,14 @@ import (
 // *ftpurl.Error of ftpurl.Parse or ftpurl.URL.Plan as it is.
 type Error struct {
 	// Op is the step that failed: "dial" (connecting, and the 220
-	// greeting; or the context had ended before), "login" (USER and
-	// PASS, or, before connecting, a password missing or holding CR, LF
-	// or NUL), "cwd", "type", "retr" (RETR, and reading the file),
-	// "list", "nlst", "quit" (Close), or "plan" (a Plan with no
-	// Action).
+	// greeting; or the context had ended before), "tls" (AUTH TLS, PBSZ
+	// or PROT of WithTLS, RFC 4217, or the TLS handshake), "login" (USER
+	// and PASS, or, before connecting, a password missing or holding CR,
+	// LF or NUL), "cwd", "type", "size" (SIZE, RFC 3659 §4), "rest"
+	// (REST of WithOffset, RFC 3659 §5, or an offset refused before
+	// connecting), "retr" (RETR, and reading the file), "list", "nlst",
+	// "verify" (the CWD of ftpurl.Plan.Verify), "stat" (a step of Stat),
+	// or "plan" (a Plan with no Action).
 	Op string
 
 	// Fallback reports whether the step belongs to the plan's Fallback,
@@ -54,7 +57,7 @@ type Error struct {
 	// Err is the cause.
 	Err error
 
-	prior    *Error // the refused RETR that made the Fallback run
+	prior    *Error // the refusal this step came after: the RETR of a Fallback, Stat's SIZE
 	notFound bool   // the URL names nothing on the server
 	partial  bool   // a transfer confirmed short of its size
 	note     string // what the reply means, where fetch can tell
@@ -178,7 +181,12 @@ func (e *Error) Unwrap() error { return e.Err }
 // Retr returns the server's refusal of RETR (550) that made a Fallback
 // step run, and nil for any other step, including an *Error made
 // outside this package. It panics for a nil *Error.
-func (e *Error) Retr() *Error { return e.prior }
+func (e *Error) Retr() *Error {
+	if !e.Fallback {
+		return nil
+	}
+	return e.prior
+}
 
 // fail builds the *Error of a step that failed with err. The server's
 // text in it is cleaned: the password replaced by "xxxxx", control
@@ -191,9 +199,9 @@ func (s *session) fail(op, command string, err error) *Error {
 	switch {
 	case errors.As(err, &tp):
 		e.Code, e.Msg = tp.Code, s.clean(tp.Msg)
-	case errors.Is(err, io.EOF):
-		err = io.ErrUnexpectedEOF
-	case isNetwork(err):
+	case errors.Is(err, io.EOF), isNetwork(err):
+		// No reply to take a code from; sanitize makes an end of the
+		// connection io.ErrUnexpectedEOF.
 	default:
 		// jlaffaye/ftp reports some replies by their text alone (a
 		// 332 or 4xx to USER): take the code from the reply itself,

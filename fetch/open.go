@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/ftpurl/ftpurl"
@@ -68,21 +69,15 @@ func (r *request) login() error {
 	u := r.u
 	user, password, ok := u.Login()
 	if !ok {
-		var name string
-		var hasPass bool
-		if u.User != nil {
-			name = u.User.Username()
-			_, hasPass = u.User.Password()
-		}
 		switch {
-		case u.User == nil || hasPass || strings.ContainsAny(name, "\r\n\x00"):
+		case !u.NeedsPassword():
 			return &Error{Op: "login", URL: r.redacted, Err: errors.New("the user name or password holds CR, LF or NUL")}
 		case !r.cfg.hasPassword:
 			return &Error{Op: "login", URL: r.redacted, Err: ErrPasswordRequired}
 		case strings.ContainsAny(r.cfg.password, "\r\n\x00"):
 			return &Error{Op: "login", URL: r.redacted, Err: errors.New("the WithPassword password holds CR, LF or NUL")}
 		}
-		user, password = name, r.cfg.password
+		user, password = u.User.Username(), r.cfg.password
 	}
 	r.user, r.password = user, password
 	return nil
@@ -95,6 +90,8 @@ func (r *request) checkOffset() error {
 		return nil
 	case off < 0:
 		return &Error{Op: "rest", URL: r.redacted, Err: errors.New("WithOffset: the offset " + strconv.FormatInt(off, 10) + " is negative")}
+	case r.plan.Action != ftpurl.Retrieve && r.plan.Action != ftpurl.RetrieveOrList:
+		return nil // a listing has no offset: it is listed as without one
 	case r.plan.Type != ftpurl.TypeImage:
 		return &Error{Op: "rest", URL: r.redacted, Err: errors.New("WithOffset needs TYPE I: the URL's ;type=" + string(rune(r.plan.Type)) + " transfers other bytes than the file holds (RFC 3659 §5.1)")}
 	}
@@ -596,6 +593,11 @@ type Response struct {
 	readErr error  // the error every later Read returns
 	closed  bool
 
+	// closing is set by Close before it cuts the connections, without
+	// mu, which a blocked Read holds: the Read it cuts off tells that
+	// error from a broken transfer.
+	closing atomic.Bool
+
 	liveMu sync.Mutex
 	live   *session // sess until it is given back or closed
 }
@@ -634,7 +636,7 @@ func (r *Response) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	s := r.sess
-	if r.closed {
+	if r.closing.Load() {
 		r.readErr = errReadClosed
 		return n, r.readErr
 	}
@@ -648,6 +650,10 @@ func (r *Response) Read(p []byte) (int, error) {
 	body := r.body
 	r.body = nil
 	if cerr := body.Close(); cerr != nil {
+		if r.closing.Load() { // Close cut the wait for the final reply
+			r.readErr = errReadClosed
+			return n, r.readErr
+		}
 		r.readErr = s.fail("retr", r.retrCmd, cerr)
 		r.finish(reusable(r.readErr))
 		return n, r.readErr
@@ -668,7 +674,7 @@ func (r *Response) Read(p []byte) (int, error) {
 // only.
 func (r *Response) shortErr() *Error {
 	want := r.Size - r.offset
-	if r.Size < 0 || r.Plan.Type != ftpurl.TypeImage && r.Plan.Type != 0 || r.sess.typ != ftpurl.TypeImage || r.n >= want {
+	if r.Size < 0 || r.sess.typ != ftpurl.TypeImage || r.n >= want {
 		return nil
 	}
 	e := r.sess.fail("retr", r.retrCmd, io.ErrUnexpectedEOF)
@@ -710,6 +716,7 @@ func (r *Response) Close() error {
 	}
 	// Unblock a Read first, without the lock it holds; a session
 	// already given back is the Client's, and left alone.
+	r.closing.Store(true)
 	r.liveMu.Lock()
 	if r.live != nil {
 		r.live.abort()

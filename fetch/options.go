@@ -77,8 +77,8 @@ func WithOffset(n int64) Option {
 }
 
 // WithTLS secures a plain ftp:// URL with TLS (RFC 4217): after the
-// greeting Open sends "AUTH TLS", then, after the login, "PBSZ 0" and
-// "PROT P", so that the login, the commands and every data connection
+// greeting Open sends "AUTH TLS" (§4), then, after the login, "PBSZ 0"
+// and "PROT P" (RFC 2228 §3), so that the login, the commands and every data connection
 // are encrypted. A server that refuses any of them makes Open fail
 // with an *Error (Op "tls"); fetch never goes on in clear text. It has
 // no effect on an ftps:// URL, which is TLS from the first byte

@@ -58,8 +58,7 @@ type session struct {
 	conns   []net.Conn
 	done    bool          // the connections are closed
 	listing *bytes.Buffer // the next data connection's listing; nil for a file
-	idleAt  time.Time
-	timer   *time.Timer // closes the idle session
+	timer   *time.Timer   // closes the idle session
 	watch   *idleWatch
 }
 
