@@ -105,10 +105,13 @@ func TestResponseSize(t *testing.T) {
 			srv := need(t, name)
 			cl := &fetch.Client{}
 			defer cl.CloseIdleConnections()
-			for _, p := range []string{"binary.bin", "text.txt", "empty.txt", "a/top.txt"} {
-				got, resp := readAll(t, cl, "ftp://"+srv.addr+"/"+p)
-				if resp.Size != int64(len(got)) {
-					t.Errorf("%s: Size = %d, want %d", p, resp.Size, len(got))
+			for _, f := range []struct {
+				path string
+				size int64
+			}{{"binary.bin", 256}, {"text.txt", int64(len(textFile))}, {"empty.txt", 0}, {"a/top.txt", 4}} {
+				got, resp := readAll(t, cl, "ftp://"+srv.addr+"/"+f.path)
+				if resp.Size != f.size || int64(len(got)) != f.size {
+					t.Errorf("%s: Size = %d and %d bytes read, want %d", f.path, resp.Size, len(got), f.size)
 				}
 			}
 			_, resp := readAll(t, cl, "ftp://"+srv.addr+"/a/")
@@ -184,8 +187,8 @@ func TestWithOffsetListsADirectoryAsWithout(t *testing.T) {
 }
 
 // Stat tells a file (size, time) from a directory and from nothing,
-// with MLST where the server has it (ProFTPD, Pure-FTPd, pyftpdlib,
-// ftpserverlib), else SIZE, MDTM and CWD (vsftpd).
+// with MLST (RFC 3659 §7) where the server has it (ProFTPD, Pure-FTPd,
+// pyftpdlib, ftpserverlib), else SIZE (§4), MDTM (§3) and CWD (vsftpd).
 func TestStat(t *testing.T) {
 	for _, name := range serverNames {
 		t.Run(name, func(t *testing.T) {

@@ -310,11 +310,13 @@ func ExampleError_Timeout() {
 		log.Fatal(err)
 	}
 	defer l.Close()
+	done := make(chan struct{})
+	defer close(done)
 	go func() {
 		c, err := l.Accept()
 		if err == nil {
 			defer c.Close()
-			time.Sleep(time.Second) // accepts, never greets
+			<-done // accepts, never greets
 		}
 	}()
 	cl := &fetch.Client{StallTimeout: 50 * time.Millisecond}

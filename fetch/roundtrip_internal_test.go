@@ -33,6 +33,10 @@ func TestRequestURL(t *testing.T) {
 	}
 }
 
+// rangeStart reads the one range RoundTrip serves, "bytes=N-" (RFC 9110
+// §14.1.2; the unit in any case, §14.1), and refuses any other, and any
+// Range under an If-Range (§13.1.5), which RoundTrip cannot check
+// against an FTP file: the whole file is sent then.
 func TestRangeStart(t *testing.T) {
 	for _, c := range []struct {
 		rng, ifRange string

@@ -66,6 +66,12 @@ type roundTripCase struct {
 	headers map[string]string
 }
 
+// roundTripCases are RoundTrip's answers (docs/http.md): 200 with the
+// file, 206 with Content-Range for "bytes=N-" (RFC 9110 §14.1.2,
+// §14.4, §15.3.7), 416 with "Content-Range: bytes */N" past the end
+// (§15.5.17), 404 for what the server has not, 401 with
+// WWW-Authenticate for a refused login (§15.5.2), 405 with Allow for a
+// method other than GET and HEAD (§15.5.6).
 func roundTripCases() []roundTripCase {
 	bin := binaryFile()
 	login := url.UserPassword(testUser, testPassword).String() + "@"
@@ -195,8 +201,13 @@ func TestRoundTripListings(t *testing.T) {
 					if r.Action == ftpurl.Retrieve {
 						t.Fatalf("Open(%s) retrieved a file", u)
 					}
-					if p != "emptydir/" && len(lines) == 0 {
-						t.Fatalf("Open(%s): no lines", u)
+					// The listing holds what the tree has there, so that
+					// the comparison below is of real lines.
+					if want := map[string]string{"a/": "top.txt", "a": "top.txt", "a;type=d": "top.txt", "": "text.txt", "a/b/;type=d": "deep.txt"}[p]; want != "" && !listsName(lines, want) {
+						t.Fatalf("Open(%s) lists %q, want %s among them", u, lines, want)
+					}
+					if p == "emptydir/" && len(lines) != 0 {
+						t.Fatalf("Open(%s) lists %q in an empty directory", u, lines)
 					}
 					want := ""
 					for _, l := range lines {
@@ -271,20 +282,29 @@ func TestRoundTripErrors(t *testing.T) {
 		}
 	})
 	t.Run("CanceledWhileReading", func(t *testing.T) {
+		// A file that stops after 100 of its 1000 bytes: the body's
+		// Read blocks until the request's context ends it.
+		f := newFake(t, script{"RETR": func(c *fconn, _ string) {
+			d := c.data()
+			if d == nil {
+				return
+			}
+			c.send("150 Opening BINARY mode data connection for f (1000 bytes)")
+			_, _ = d.Write(make([]byte, 100))
+			c.stall()
+			d.Close()
+		}})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		req, _ := http.NewRequestWithContext(ctx, "GET", "ftp://"+srv.addr+"/binary.bin", nil)
+		req, _ := http.NewRequestWithContext(ctx, "GET", f.url("f"), nil)
 		resp, err := hc.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		cancel()
-		time.Sleep(50 * time.Millisecond)
-		_, err = io.ReadAll(resp.Body)
-		// The 256 bytes may have arrived whole before the cancel.
-		if err != nil && !errors.Is(err, context.Canceled) {
-			t.Fatalf("reading after cancel: %v, want context.Canceled", err)
+		time.AfterFunc(50*time.Millisecond, cancel)
+		if _, err = io.ReadAll(resp.Body); !errors.Is(err, context.Canceled) {
+			t.Fatalf("reading a stalled body when the context is canceled: %v, want context.Canceled", err)
 		}
 	})
 	t.Run("Timeout", func(t *testing.T) {
@@ -329,4 +349,15 @@ func TestRoundTripErrors(t *testing.T) {
 			t.Fatalf("GET of an ftps URL of a server without TLS: %v, %v; want an error", resp, err)
 		}
 	})
+}
+
+// listsName reports whether a listing's lines (LIST or NLST, as the
+// server sent them) name name: a line that ends in it as a word.
+func listsName(lines []string, name string) bool {
+	for _, l := range lines {
+		if l == name || strings.HasSuffix(l, " "+name) || strings.HasSuffix(l, "/"+name) {
+			return true
+		}
+	}
+	return false
 }

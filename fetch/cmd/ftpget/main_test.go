@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -155,7 +157,7 @@ func TestStdout(t *testing.T) {
 func TestOutputFile(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "out.bin")
-	os.WriteFile(name, []byte("old content that is longer than the file ......................................................................................................................................................................................................................................................"), 0o644)
+	writeFile(t, name, []byte("old content that is longer than the file ......................................................................................................................................................................................................................................................"), 0o644)
 	runIn(t, "", ftpURL("binary.bin"), "-o", name).want(t, 0, "")
 	if got := readFile(t, name); got != string(binaryFile()) {
 		t.Errorf("-o: the file holds %q", clip(got))
@@ -194,7 +196,7 @@ func TestResume(t *testing.T) {
 	bin := string(binaryFile())
 	name := filepath.Join(dir, "part.bin")
 	for _, have := range []int{100, 0, 255, 256} {
-		os.WriteFile(name, []byte(bin[:have]), 0o644)
+		writeFile(t, name, []byte(bin[:have]), 0o644)
 		runIn(t, "", "-C", "-", "-o", name, ftpURL("binary.bin")).want(t, 0, "")
 		if got := readFile(t, name); got != bin {
 			t.Errorf("-C - from %d bytes: the file holds %d bytes, %q", have, len(got), clip(got))
@@ -207,14 +209,14 @@ func TestResume(t *testing.T) {
 		t.Errorf("-C - without a file: %q", clip(got))
 	}
 	// A file larger than the server's.
-	os.WriteFile(name, []byte(bin+"more"), 0o644)
+	writeFile(t, name, []byte(bin+"more"), 0o644)
 	runIn(t, "", "-C", "-", "-o", name, ftpURL("binary.bin")).want(t, 36, "")
 	if got := readFile(t, name); got != bin+"more" {
 		t.Errorf("a refused resume changed the file: %q", clip(got))
 	}
 	// -C - with -O.
 	t.Chdir(dir)
-	os.WriteFile("binary.bin", []byte(bin[:10]), 0o644)
+	writeFile(t, "binary.bin", []byte(bin[:10]), 0o644)
 	runIn(t, "", "-O", "-C", "-", ftpURL("binary.bin")).want(t, 0, "")
 	if got := readFile(t, "binary.bin"); got != bin {
 		t.Errorf("-O -C -: %q", clip(got))
@@ -254,14 +256,21 @@ func TestListing(t *testing.T) {
 		if resp.Names != nil {
 			lines = resp.Names
 		}
-		if len(lines) == 0 {
-			t.Fatalf("%s: no listing", p)
+		// What the tree holds there, so that the comparison below is
+		// of a real listing.
+		if name := map[string]string{"": "text.txt"}[p]; !slices.ContainsFunc(lines, func(l string) bool {
+			return strings.HasSuffix(l, cmp.Or(name, "top.txt"))
+		}) {
+			t.Fatalf("%s: the listing %q lacks %s", p, lines, cmp.Or(name, "top.txt"))
 		}
 		want := strings.Join(lines, "\n") + "\n"
 		runIn(t, "", ftpURL(p)).want(t, 0, want)
 	}
 }
 
+// The exit statuses are curl's (curl(1), EXIT CODES) where one fits,
+// as the command's doc lists them: 3 a bad URL, 7 no connection, 28 a
+// timeout, 67 a refused login, 78 nothing at the URL, 2 a usage error.
 func TestExitCodes(t *testing.T) {
 	wrong := url.UserPassword(testUser, "wrong").String()
 	closed := func() string {
@@ -337,7 +346,7 @@ func TestHelp(t *testing.T) {
 func TestPasswordFile(t *testing.T) {
 	u := "ftp://" + testUser + "@" + serverAddr + "/text.txt"
 	pw := filepath.Join(t.TempDir(), "pw")
-	os.WriteFile(pw, []byte(testPassword+"\n"), 0o600)
+	writeFile(t, pw, []byte(testPassword+"\n"), 0o600)
 	runIn(t, "", "--password-file", pw, u).want(t, 0, textFile)
 	runIn(t, testPassword+"\r\n", "--password-file", "-", u).want(t, 0, textFile)
 	runIn(t, "wrong\n", "--password-file", "-", u).want(t, 67, "")
@@ -386,6 +395,19 @@ func (p *ptyBuffer) waitFor(t *testing.T, s string) {
 	}
 }
 
+// drained writes a mark to the terminal tty and waits until p has
+// read it: whatever the terminal showed before the mark is in p then,
+// so that a check that something was not shown cannot pass only
+// because it came late.
+func (p *ptyBuffer) drained(t *testing.T, tty *os.File) {
+	t.Helper()
+	const mark = "<end of the test's output>"
+	if _, err := tty.Write([]byte(mark)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor(t, mark)
+}
+
 func openPty(t *testing.T) (ptmx, tty *os.File) {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
@@ -432,7 +454,7 @@ func TestPasswordPrompt(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("ftpget did not end")
 	}
-	time.Sleep(50 * time.Millisecond)
+	out.drained(t, tty)
 	if s := out.String(); strings.Contains(s, testPassword) {
 		t.Errorf("the terminal echoed the password: %q", s)
 	}
@@ -480,9 +502,18 @@ func TestProgressBar(t *testing.T) {
 			t.Fatalf("exit %d", c)
 		}
 		out.waitFor(t, "line two")
-		time.Sleep(100 * time.Millisecond)
+		out.drained(t, tty)
 		if s := out.String(); strings.Contains(s, "%") || strings.Contains(s, " B") {
 			t.Errorf("a bar on the terminal that shows the file: %q", s)
 		}
 	})
+}
+
+// writeFile is os.WriteFile for a test's setup: a file it fails to
+// write would turn a resume into a download from byte 0, which passes.
+func writeFile(t *testing.T, name string, data []byte, perm os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(name, data, perm); err != nil {
+		t.Fatal(err)
+	}
 }
