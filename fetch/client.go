@@ -206,6 +206,7 @@ func indexOf(ws []chan *session, w chan *session) int {
 // put gives back a session whose last use ended cleanly: to a waiter,
 // or to the idle list.
 func (c *Client) put(s *session) {
+	s.forget()
 	// A byte already waiting on the control connection is a reply no
 	// command asked for: the session is out of step.
 	if c.idleTimeout() < 0 || s.closed() || !s.canGoHome() || s.ctl.r.Buffered() > 0 {
@@ -213,7 +214,6 @@ func (c *Client) put(s *session) {
 		c.drop(s.key)
 		return
 	}
-	s.forget()
 	c.mu.Lock()
 	hp := c.hosts[hostKey{s.key.scheme, s.key.addr}]
 	if w := hp.nextWaiter(); w != nil {

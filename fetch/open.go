@@ -292,14 +292,11 @@ func (resp *Response) retr(st ftpurl.Step) (*ftp.Response, error) {
 	s, name := resp.sess, st.Arg
 	_, hasSize := s.ctl.features()["SIZE"]
 	if hasSize && s.typ == ftpurl.TypeImage && (!s.sizeIn150 || resp.offset > 0) {
-		// RFC 3659 §4: the size of the file as TYPE I transfers it.
-		if rep, err := s.ctl.cmd("SIZE " + name); err != nil {
+		n, _, err := s.size(name)
+		if err != nil {
 			return nil, s.fail("size", "SIZE "+name, err)
-		} else if rep.code == 213 {
-			if n, err := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64); err == nil && n >= 0 {
-				resp.Size = n
-			}
 		}
+		resp.Size = n
 	}
 	body, err := s.conn.RetrFrom(name, uint64(resp.offset))
 	if err != nil {
@@ -691,7 +688,6 @@ func (r *Response) release(ok bool) {
 	r.live = nil
 	r.liveMu.Unlock()
 	if s != nil {
-		s.forget()
 		r.client.release(s, ok)
 	}
 }

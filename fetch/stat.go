@@ -79,14 +79,12 @@ func (resp *Response) stat(r *request) (fs.FileInfo, error) {
 		fi.mode = fs.ModeDir
 		return fi, nil
 	}
-	rep, err := s.ctl.cmd("SIZE " + target)
+	n, rep, err := s.size(target)
 	if err != nil {
 		return nil, s.fail("stat", "SIZE "+target, err)
 	}
 	if rep.code == 213 {
-		if n, err := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64); err == nil && n >= 0 {
-			fi.size = n
-		}
+		fi.size = n
 		if _, ok := s.ctl.features()["MDTM"]; ok {
 			rep, err := s.ctl.cmd("MDTM " + target)
 			if err != nil {
@@ -192,4 +190,19 @@ func parseTime(v string) time.Time {
 		}
 	}
 	return t
+}
+
+// size sends SIZE name (RFC 3659 §4: the size of the file as TYPE I
+// transfers it) and returns the size from a 213, or -1 for any other
+// reply, which it returns too; err is a failure to get a reply.
+func (s *session) size(name string) (n int64, rep reply, err error) {
+	rep, err = s.ctl.cmd("SIZE " + name)
+	if err != nil || rep.code != 213 {
+		return -1, rep, err
+	}
+	n, perr := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64)
+	if perr != nil || n < 0 {
+		return -1, rep, nil
+	}
+	return n, rep, nil
 }
