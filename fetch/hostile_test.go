@@ -283,6 +283,19 @@ func (c *fconn) data() net.Conn {
 	return d
 }
 
+// stalledFile is a RETR that announces 1000 bytes, sends 100 and
+// stalls until the test ends: a Read blocks after them.
+func stalledFile(c *fconn, _ string) {
+	d := c.data()
+	if d == nil {
+		return
+	}
+	c.send("150 Opening BINARY mode data connection for f (1000 bytes)")
+	_, _ = d.Write(make([]byte, 100))
+	c.stall()
+	d.Close()
+}
+
 // transfer answers a RETR, LIST or NLST: opening (a 1xx) on the control
 // connection, body on the data connection, which it then closes, and
 // final (none when "").
@@ -402,16 +415,7 @@ func noControlByte(t *testing.T, what, s string) {
 // an error, never a panic, and leaves no goroutine behind.
 func TestHostileCloseWhileReadBlocks(t *testing.T) {
 	noLeaks(t)
-	f := newFake(t, script{"RETR": func(c *fconn, _ string) {
-		d := c.data()
-		if d == nil {
-			return
-		}
-		c.send("150 Opening BINARY mode data connection for f (1000 bytes)")
-		_, _ = d.Write(make([]byte, 100))
-		c.stall()
-		d.Close()
-	}})
+	f := newFake(t, script{"RETR": stalledFile})
 	closeWhileReading(t, testClient(t), f.url("f"))
 }
 

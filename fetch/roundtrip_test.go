@@ -284,16 +284,7 @@ func TestRoundTripErrors(t *testing.T) {
 	t.Run("CanceledWhileReading", func(t *testing.T) {
 		// A file that stops after 100 of its 1000 bytes: the body's
 		// Read blocks until the request's context ends it.
-		f := newFake(t, script{"RETR": func(c *fconn, _ string) {
-			d := c.data()
-			if d == nil {
-				return
-			}
-			c.send("150 Opening BINARY mode data connection for f (1000 bytes)")
-			_, _ = d.Write(make([]byte, 100))
-			c.stall()
-			d.Close()
-		}})
+		f := newFake(t, script{"RETR": stalledFile})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, "GET", f.url("f"), nil)
