@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/textproto"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +21,7 @@ import (
 const (
 	maxReplyLine  = 64 << 10 // one line of a reply, CRLF included
 	maxReply      = 1 << 20  // a whole multi-line reply (RFC 959 §4.2)
-	maxListing    = 64 << 20 // the data of one LIST or NLST
+	maxListing    = 64 << 20 // the data of one LIST, NLST or MLSD
 	defaultStall  = 2 * time.Minute
 	defaultIdle   = 30 * time.Second
 	defaultMaxPer = 2
@@ -56,6 +56,20 @@ type reply struct {
 	code int
 	text string
 }
+
+// err returns the reply as the *textproto.Error that an *Error wraps.
+func (r reply) err() error { return &textproto.Error{Code: r.code, Msg: r.text} }
+
+// A cutReply is a reply that fetch could not read whole: the line or
+// the reply went over its bound, or the connection ended inside it.
+// code is the three digits the server had sent, 0 when none.
+type cutReply struct {
+	code int
+	err  error
+}
+
+func (e *cutReply) Error() string { return e.err.Error() }
+func (e *cutReply) Unwrap() error { return e.err }
 
 // deadlines gives a connection a deadline before each read and write:
 // the earlier of the context's deadline and StallTimeout from now.
@@ -152,160 +166,85 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// dataConn is a data connection (RFC 959 §3.2): it counts the bytes
-// read, and a listing's bytes are kept, up to maxListing.
-type dataConn struct {
-	net.Conn
-	listing *bytes.Buffer // nil for RETR
-}
-
-func (c *dataConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	if c.listing != nil && n > 0 {
-		if c.listing.Len()+n > maxListing {
-			return 0, errListingTooLong
-		}
-		c.listing.Write(p[:n])
-	}
-	return n, err
-}
-
-// control is the control connection (RFC 959 §3.2) as jlaffaye/ftp
-// sees it. Every reply of the server passes through it, whole and
-// bounded: a line over maxReplyLine or a reply over maxReply is an
-// error, and a connection that ends inside or before a reply is
-// io.ErrUnexpectedEOF, never io.EOF. It hands jlaffaye/ftp one reply
-// at a time, after these repairs, which RFC 959 allows and jlaffaye/ftp
-// v0.2.4 refuses:
+// control is the control connection (RFC 959 §3.2), as net/smtp's
+// Client is an SMTP connection: it writes one command line at a time
+// through a textproto.Writer and reads each reply whole and bounded. A
+// line over maxReplyLine or a reply over maxReply is an error, and a
+// connection that ends inside or before a reply is
+// io.ErrUnexpectedEOF, never io.EOF.
 //
-//   - a 120 ("service ready in nnn minutes") before the greeting's 220
-//     is passed over (§4.2, §5.4 "Connection Establishment"): fetch
-//     reads the greeting itself (greeting) and replays the 220;
-//   - a PASV reply whose address lacks the parentheses (§4.1.2 leaves
-//     the wording of 227 free) gets them;
-//   - a transfer that ends with 250 (§5.4 lists 250 after RETR, LIST
-//     and NLST) is passed as 226;
-//   - PRET in a FEAT reply is passed over, so jlaffaye/ftp never sends
-//     that command, which is not in the plan.
-//
-// It also records what fetch needs and jlaffaye/ftp keeps to itself:
-// the FEAT lines, the 150 that opened the last transfer, the last
-// command sent and the last reply read. Between two commands of
-// jlaffaye/ftp, fetch may send commands of its own with cmd.
+// It takes what RFC 959 allows: any reply code of three digits (the
+// caller decides what a code it did not expect means), a multi-line
+// reply whose inner lines have any shape (§4.2), and a 120 before the
+// greeting's 220 (§5.4).
 type control struct {
-	conn net.Conn // the connection: t, or TLS over t
+	conn net.Conn // t, or TLS over t
 	t    *timed
 	r    *bufio.Reader
-
-	out []byte // what jlaffaye/ftp has not read yet of the current reply
-
-	mu       sync.Mutex
-	lastCmd  string // the last command line written, without CRLF
-	partial  []byte // a command line being written
-	last     reply  // the last reply read
-	opened   string // the text of the 1xx that opened the last transfer
-	transfer bool   // a RETR, LIST or NLST has had its 1xx
-	feat     map[string]string
+	w    *textproto.Writer
+	feat map[string]string // the FEAT reply (RFC 2389 §3.2); nil before it
 }
 
 func newControl(c net.Conn, t *timed) *control {
-	return &control{conn: c, t: t, r: bufio.NewReaderSize(c, 4096)}
+	return &control{conn: c, t: t, r: bufio.NewReaderSize(c, 4096), w: textproto.NewWriter(bufio.NewWriterSize(c, 512))}
 }
 
-// Read hands jlaffaye/ftp the next reply.
-func (c *control) Read(p []byte) (int, error) {
-	if len(c.out) == 0 {
-		rep, raw, err := c.readReply()
-		if err != nil {
-			return 0, err
-		}
-		c.out = c.repair(rep, raw)
+// send writes one command line and its CRLF (RFC 959 §4.1.3). A line
+// holding CR, LF or NUL is refused: no command can carry another.
+func (c *control) send(line string) error {
+	if strings.ContainsAny(line, "\r\n\x00") {
+		return errors.New("a command holds CR, LF or NUL")
 	}
-	n := copy(p, c.out)
-	c.out = c.out[n:]
-	return n, nil
+	return c.w.PrintfLine("%s", line)
 }
 
-// Write sends jlaffaye/ftp's commands, noting each command line.
-func (c *control) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	for _, b := range p {
-		switch {
-		case b == '\n':
-			c.lastCmd = strings.TrimSuffix(string(c.partial), "\r")
-			c.partial = c.partial[:0]
-			c.startCommand()
-		case len(c.partial) < 4096:
-			c.partial = append(c.partial, b)
-		}
+// cmd sends line and reads its reply, which must be final: a 1xx (RFC
+// 959 §4.2) to a command that opens no transfer leaves the session out
+// of step, and is an error.
+func (c *control) cmd(line string) (reply, error) {
+	if err := c.send(line); err != nil {
+		return reply{}, err
 	}
-	c.mu.Unlock()
-	return c.conn.Write(p)
-}
-
-// startCommand resets what belongs to one command; c.mu is held.
-func (c *control) startCommand() {
-	switch c.verb() {
-	case "RETR", "LIST", "NLST", "MLSD":
-		c.transfer, c.opened = false, ""
+	rep, err := c.read()
+	if err != nil {
+		return reply{}, err
 	}
-}
-
-// verb returns the last command's verb in upper case; c.mu is held.
-func (c *control) verb() string {
-	v, _, _ := strings.Cut(c.lastCmd, " ")
-	return strings.ToUpper(v)
-}
-
-func (c *control) Close() error        { return c.conn.Close() }
-func (c *control) LocalAddr() net.Addr { return c.conn.LocalAddr() }
-
-// RemoteAddr is the server's TCP address; a DialContext connection of
-// another kind (a pipe, a proxy's own type) shows as the zero TCP
-// address, since jlaffaye/ftp asserts *net.TCPAddr.
-func (c *control) RemoteAddr() net.Addr {
-	if a, ok := c.conn.RemoteAddr().(*net.TCPAddr); ok {
-		return a
+	if rep.code < 200 {
+		return reply{}, fmt.Errorf("the server answered with a preliminary reply (%d), where RFC 959 §4.2 wants a final one", rep.code)
 	}
-	return &net.TCPAddr{}
+	return rep, nil
 }
-func (c *control) SetDeadline(t time.Time) error      { return nil }
-func (c *control) SetReadDeadline(t time.Time) error  { return nil }
-func (c *control) SetWriteDeadline(t time.Time) error { return nil }
 
-// readReply reads one whole reply, bounded, and returns it parsed and
-// as the bytes the server sent. The lines are kept once, in raw, until
-// the reply is whole, so that a reply that grows to maxReply costs
-// little more than maxReply.
-func (c *control) readReply() (reply, []byte, error) {
+// read reads one whole reply, bounded (RFC 959 §4.2): "DDD text", or
+// "DDD-text" through the first line that begins with the same "DDD ".
+// The lines are kept once, in raw, until the reply is whole, so that a
+// reply that grows to maxReply costs little more than maxReply. An
+// error that ends a reply the server had begun is a *cutReply with the
+// reply's code.
+func (c *control) read() (reply, error) {
 	var raw []byte
 	line, err := c.readLine(&raw)
 	if err != nil {
-		return reply{}, nil, err
+		return reply{}, &cutReply{code: codeOf(raw), err: err}
 	}
-	head := string(line[:min(4, len(line))])
-	code, ok := replyCode(head)
+	code, ok := replyCode(line)
 	if !ok {
-		return reply{}, nil, fmt.Errorf("%w: %q", errBadReply, clip(string(line)))
+		return reply{}, fmt.Errorf("%w: %q", errBadReply, clip(string(line)))
 	}
-	multi := len(head) > 3 && head[3] == '-'
+	multi := len(line) > 3 && line[3] == '-'
 	if multi {
-		end := []byte(head[:3] + " ")
+		end := append(line[:3:3], ' ')
 		for {
 			line, err := c.readLine(&raw)
 			if err != nil {
-				return reply{}, nil, err
+				return reply{}, &cutReply{code: code, err: err}
 			}
-			if bytes.HasPrefix(line, end) {
+			if bytes.HasPrefix(line, end) || bytes.Equal(line, end[:3]) {
 				break
 			}
 		}
 	}
-	rep := reply{code: code, text: replyText(raw, multi)}
-	c.mu.Lock()
-	c.last = rep
-	c.mu.Unlock()
-	return rep, raw, nil
+	return reply{code: code, text: replyText(raw, multi)}, nil
 }
 
 // replyText returns the text of a whole reply: its lines without their
@@ -340,6 +279,8 @@ func (c *control) readLine(raw *[]byte) ([]byte, error) {
 	for {
 		frag, err := c.r.ReadSlice('\n')
 		if len(*raw)-start+len(frag) > maxReplyLine {
+			// *raw holds the line's start (bufio's buffer is smaller
+			// than the bound), for codeOf.
 			return nil, errReplyLineTooLong
 		}
 		if len(*raw)+len(frag) > maxReply {
@@ -373,78 +314,47 @@ func (c *control) readLine(raw *[]byte) ([]byte, error) {
 	}
 }
 
-func replyCode(line string) (int, bool) {
+// replyCode reads the code of a reply's first line: three digits, then
+// a space, a hyphen or the line's end (RFC 959 §4.2). Any three digits
+// count, 999 too: what a code outside RFC 959's means is the caller's
+// to decide, and the *Error keeps it.
+func replyCode(line []byte) (int, bool) {
 	if len(line) < 3 || (len(line) > 3 && line[3] != ' ' && line[3] != '-') {
 		return 0, false
 	}
-	code, err := strconv.Atoi(line[:3])
-	if err != nil || code < 100 || code > 599 {
-		return 0, false
+	code := 0
+	for _, b := range line[:3] {
+		if b < '0' || b > '9' {
+			return 0, false
+		}
+		code = code*10 + int(b-'0')
 	}
 	return code, true
 }
 
-// repair returns the bytes jlaffaye/ftp gets for rep (see control).
-func (c *control) repair(rep reply, raw []byte) []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	verb := c.verb()
-	switch {
-	case verb == "PASV" && rep.code == 227:
-		// jlaffaye/ftp slices between the first "(" and the last ")"
-		// and panics when they come the other way round: it gets the
-		// address written one way, or none (an error), whatever the
-		// server wrote. fetch dials the control connection's address
-		// anyway; only the port counts.
-		if addr := pasvNumbers(rep.text); addr != "" {
-			return []byte("227 Entering Passive Mode (" + addr + ").\r\n")
-		}
-		return []byte("227 no address\r\n")
-	case verb == "FEAT" && rep.code == 211:
-		c.feat = parseFeat(rep.text)
-		// jlaffaye/ftp takes a line for a feature when its text (after
-		// "211-" or "211 ", where the line has them) begins with a
-		// space, and the feature's name is the first word: PRET goes
-		// wherever that reads "PRET", the code kept.
-		var b []byte
-		for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
-			text := strings.TrimRight(string(line), "\r\n")
-			head := ""
-			if len(text) >= 4 && text[:3] == strconv.Itoa(rep.code) && (text[3] == ' ' || text[3] == '-') {
-				head, text = text[:4], text[4:]
-			}
-			if name, _, _ := strings.Cut(strings.TrimSpace(text), " "); strings.HasPrefix(text, " ") && name == "PRET" {
-				if head == "" {
-					continue
-				}
-				line = []byte(head + "\r\n")
-			}
-			b = append(b, line...)
-		}
-		return b
-	case verb == "RETR" || verb == "LIST" || verb == "NLST":
-		if rep.code >= 100 && rep.code < 200 {
-			c.transfer, c.opened = true, rep.text
-		} else if c.transfer && rep.code == 250 {
-			c.transfer = false
-			return append([]byte("226"), raw[3:]...)
-		} else {
-			c.transfer = false
-		}
-	}
-	return raw
+// codeOf returns the code of a reply whose first bytes are raw, or 0.
+func codeOf(raw []byte) int {
+	code, _ := replyCode(raw[:min(len(raw), 3)])
+	return code
 }
 
-// pasvNumbers finds "h1,h2,h3,h4,p1,p2" in a 227 reply without
-// parentheses.
-func pasvNumbers(text string) string {
-	f := strings.FieldsFunc(text, func(r rune) bool { return !(r >= '0' && r <= '9' || r == ',') })
-	for _, s := range f {
-		if strings.Count(s, ",") == 5 && !strings.Contains(s, ",,") && !strings.HasPrefix(s, ",") && !strings.HasSuffix(s, ",") {
-			return s
+// greeting reads the server's greeting (RFC 959 §5.4: 220, after any
+// 120 "service ready in nnn minutes").
+func (c *control) greeting() (reply, error) {
+	n := 0 // the bytes of 120 replies so far: maxReplyLine in all
+	for {
+		rep, err := c.read()
+		if err != nil {
+			return reply{}, err
 		}
+		if rep.code == 120 {
+			if n += len(rep.text) + 6; n > maxReplyLine {
+				return reply{}, errTooMany120
+			}
+			continue
+		}
+		return rep, nil
 	}
-	return ""
 }
 
 // parseFeat reads the features of a FEAT reply (RFC 2389 §3.2): one
@@ -461,75 +371,10 @@ func parseFeat(text string) map[string]string {
 	return feat
 }
 
-// cmd sends a command of fetch's own and reads its reply. It must run
-// only between two commands of jlaffaye/ftp.
-func (c *control) cmd(line string) (reply, error) {
-	if strings.ContainsAny(line, "\r\n\x00") {
-		return reply{}, errors.New("a command holds CR, LF or NUL")
-	}
-	if _, err := c.Write([]byte(line + "\r\n")); err != nil {
-		return reply{}, err
-	}
-	rep, raw, err := c.readReply()
-	if err != nil {
-		return reply{}, err
-	}
-	c.repair(rep, raw)
-	if rep.code < 200 {
-		// None of fetch's own commands opens a transfer: a 1xx here
-		// leaves a reply unread, and the session out of step.
-		return reply{}, fmt.Errorf("the server answered %q with a preliminary reply (%d), where RFC 959 §4.2 wants a final one", clip(line), rep.code)
-	}
-	return rep, nil
-}
-
-// greeting reads the server's greeting (RFC 959 §5.4: 220, after any
-// 120) for fetch itself, before jlaffaye/ftp takes the connection.
-func (c *control) greeting() (reply, error) {
-	n := 0 // the bytes of 120 replies so far: maxReplyLine in all
-	for {
-		rep, raw, err := c.readReply()
-		if err != nil {
-			return reply{}, err
-		}
-		if rep.code == 120 {
-			if n += len(raw); n > maxReplyLine {
-				return reply{}, errTooMany120
-			}
-			continue
-		}
-		return rep, nil
-	}
-}
-
-// replay makes the next Read return rep, as the greeting fetch read
-// itself, for jlaffaye/ftp's Dial, which reads a 220.
-func (c *control) replay(rep reply) {
-	lines := strings.Split(rep.text, "\n")
-	code := strconv.Itoa(rep.code)
-	var b strings.Builder
-	for i, l := range lines {
-		if i < len(lines)-1 {
-			b.WriteString(code + "-" + l + "\r\n")
-		} else {
-			b.WriteString(code + " " + l + "\r\n")
-		}
-	}
-	c.out = []byte(b.String())
-}
-
-// status returns the last command, the last reply and the 1xx of the
-// last transfer.
-func (c *control) status() (lastCmd string, last reply, opened string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lastCmd, c.last, c.opened
-}
-
-func (c *control) features() map[string]string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.feat
+// has reports whether the server's FEAT reply lists the feature.
+func (c *control) has(feature string) bool {
+	_, ok := c.feat[feature]
+	return ok
 }
 
 // idle watches the control connection of an idle session: a reply the

@@ -77,25 +77,43 @@ func (e *Error) Is(target error) bool {
 	return target == ErrNotFound && e.notFound
 }
 
-// Error returns the message
+// Error returns the message, on one line:
 //
-//	fetch URL: [fallback ]OP[ (COMMAND)]: CAUSE[ (after RETR-COMMAND: RETR-CODE RETR-MSG)]
+//	fetch URL: OP (COMMAND): CAUSE[ (NOTE)]
 //
-// where CAUSE is the server's reply "CODE MSG", else Err.Error(), else
-// "failed", and "(after ...)" quotes the refused RETR ([Error.Retr]) that
-// made a Fallback step run:
+// where CAUSE is the server's reply "CODE MSG", else the cause's text.
+// A Fallback step's message leads with the RETR refusal that made it
+// run ([Error.Retr]), the useful part first:
 //
-//	fetch ftp://h/m: fallback cwd (CWD m): 550 No such directory (after RETR m: 550 No such file)
+//	fetch ftp://h/m: retr (RETR m): 550 No such file; then fallback cwd (CWD m): 550 No such directory
 //
+// A step that the context's end cut short reads "context deadline
+// exceeded" (or "context canceled"), whatever closed the connection.
 // Error of a nil *Error panics.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("fetch ")
 	b.WriteString(e.URL)
 	b.WriteString(": ")
-	if e.Fallback {
-		b.WriteString("fallback ")
+	if e.Fallback && e.prior != nil {
+		e.prior.step(&b)
+		b.WriteString("; then fallback ")
+		e.step(&b)
+		return b.String()
 	}
+	e.step(&b)
+	if e.prior != nil {
+		b.WriteString(" (after ")
+		b.WriteString(e.prior.Command)
+		b.WriteString(": ")
+		e.prior.cause(&b)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// step writes "OP (COMMAND): CAUSE[ (NOTE)]".
+func (e *Error) step(b *strings.Builder) {
 	b.WriteString(e.Op)
 	if e.Command != "" {
 		b.WriteString(" (")
@@ -103,31 +121,45 @@ func (e *Error) Error() string {
 		b.WriteString(")")
 	}
 	b.WriteString(": ")
-	switch {
-	case e.Code != 0:
-		b.WriteString(strconv.Itoa(e.Code))
-		b.WriteByte(' ')
-		b.WriteString(e.Msg)
-	case e.Err != nil:
-		b.WriteString(escape(e.Err.Error()))
-	default:
-		b.WriteString("failed")
-	}
+	e.cause(b)
 	if e.note != "" {
 		b.WriteString(" (")
 		b.WriteString(e.note)
 		b.WriteString(")")
 	}
-	if e.prior != nil {
-		b.WriteString(" (after ")
-		b.WriteString(e.prior.Command)
-		b.WriteString(": ")
-		b.WriteString(strconv.Itoa(e.prior.Code))
+}
+
+// cause writes the reply "CODE MSG", or "CODE…: ERR" for a reply cut
+// short, or the cause's text alone.
+func (e *Error) cause(b *strings.Builder) {
+	switch {
+	case e.Code != 0 && (e.Msg != "" || e.Err == nil):
+		b.WriteString(strconv.Itoa(e.Code))
 		b.WriteByte(' ')
-		b.WriteString(e.prior.Msg)
-		b.WriteString(")")
+		b.WriteString(e.Msg)
+	case e.Code != 0:
+		b.WriteString(strconv.Itoa(e.Code))
+		b.WriteString("…: ")
+		b.WriteString(oneLine(e.Err.Error()))
+	case e.Err != nil:
+		b.WriteString(oneLine(e.Err.Error()))
+	default:
+		b.WriteString("failed")
 	}
-	return b.String()
+}
+
+// oneLine returns text on one line: the lines of a multi-line text (a
+// reply's, or errors.Join's) trimmed and joined with "; ", and every
+// other control character escaped.
+func oneLine(text string) string {
+	if strings.ContainsAny(text, "\r\n") {
+		lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\r' || r == '\n' })
+		for i, l := range lines {
+			lines[i] = strings.TrimSpace(l)
+		}
+		text = strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), "; ")
+	}
+	return escape(text)
 }
 
 // escape writes the control characters of s (C0, DEL, C1, U+2028,
@@ -189,37 +221,27 @@ func (e *Error) Retr() *Error {
 }
 
 // fail builds the *Error of a step that failed with err. The server's
-// text in it is cleaned: the password replaced by "xxxxx", control
-// characters escaped. A connection that ended is io.ErrUnexpectedEOF,
-// and a step that the context's end cut short wraps the context's
-// error, even where a connection's deadline fired first.
+// text in it is cleaned: the password replaced by "xxxxx", the lines
+// of a multi-line reply joined, control characters escaped. A
+// connection that ended is io.ErrUnexpectedEOF, and a step that the
+// context's end cut short wraps the context's error, and reads as it,
+// even where a connection's deadline or Close fired first.
 func (s *session) fail(op, command string, err error) *Error {
 	e := &Error{Op: op, URL: s.redacted, Command: command}
 	var tp *textproto.Error
+	var cut *cutReply
 	switch {
 	case errors.As(err, &tp):
 		e.Code, e.Msg = tp.Code, s.clean(tp.Msg)
-	case errors.Is(err, io.EOF), isNetwork(err):
-		// No reply to take a code from; sanitize makes an end of the
-		// connection io.ErrUnexpectedEOF.
-	default:
-		// jlaffaye/ftp reports some replies by their text alone (a
-		// 332 or 4xx to USER): take the code from the reply itself,
-		// only there (a line that is no reply, after PASS or FEAT, is
-		// not the reply before it).
-		if s.ctl != nil && op == "login" {
-			if cmd, last, _ := s.ctl.status(); last.code >= 300 && strings.EqualFold(strings.SplitN(cmd, " ", 2)[0], "USER") {
-				e.Code, e.Msg = last.code, s.clean(last.text)
-				err = &textproto.Error{Code: e.Code, Msg: e.Msg}
-				break
-			}
-		}
+	case errors.As(err, &cut):
+		// The three digits the server sent, where it sent them.
+		e.Code = cut.code
 	}
 	err = s.sanitize(err)
 	e.Err = err
 	if s.ctx != nil {
 		if cerr := contextErr(s.ctx); cerr != nil && !errors.Is(err, cerr) {
-			e.Err = errors.Join(cerr, err)
+			e.Err = &ctxError{ctx: cerr, cause: err}
 		}
 	}
 	if s.tls != nil && (e.Code == 522 || e.Code == 425) {
@@ -227,6 +249,15 @@ func (s *session) fail(op, command string, err error) *Error {
 	}
 	return e
 }
+
+// A ctxError is the failure of a step that the context's end cut
+// short: it reads as the context's error alone, and errors.Is and
+// errors.As reach both that and what the connection reported (a
+// deadline, a closed connection).
+type ctxError struct{ ctx, cause error }
+
+func (e *ctxError) Error() string   { return e.ctx.Error() }
+func (e *ctxError) Unwrap() []error { return []error{e.ctx, e.cause} }
 
 // sanitize returns err with every part whose text holds a secret or a
 // control character rebuilt without them (a *textproto.Error keeps its
@@ -282,7 +313,8 @@ func isNetwork(err error) bool {
 }
 
 // clean replaces the session's secrets in a server's text with
-// "xxxxx" and escapes its control characters.
+// "xxxxx", joins its lines (oneLine) and escapes its control
+// characters.
 func (s *session) clean(text string) string {
 	for _, sec := range s.secrets {
 		text = strings.ReplaceAll(text, sec, "xxxxx")
@@ -291,7 +323,7 @@ func (s *session) clean(text string) string {
 			text = strings.ReplaceAll(text, sec[:k]+"…", "xxxxx…")
 		}
 	}
-	return escape(text)
+	return oneLine(text)
 }
 
 // secretsOf returns the forms of a password that a server may echo:

@@ -30,9 +30,8 @@ var readmeFiles = map[string]string{
 }
 
 // readmeMirror starts ftpserverlib on 127.0.0.1 with readmeFiles, and
-// makes fetch.DefaultClient dial it for ftp.example.org:21 (the data
-// connections go to the control connection's address, 127.0.0.1, as
-// always). stop undoes both.
+// makes fetch.DefaultClient dial it for ftp.example.org:21, and
+// ftp.example.org's data connections at 127.0.0.1. stop undoes both.
 func readmeMirror() (stop func()) {
 	dir, err := os.MkdirTemp("", "ftpurl-readme-")
 	if err != nil {
@@ -57,8 +56,14 @@ func readmeMirror() (stop func()) {
 	saved := fetch.DefaultClient
 	fetch.DefaultClient = &fetch.Client{
 		DialContext: func(ctx context.Context, network, a string) (net.Conn, error) {
-			if a == "ftp.example.org:21" {
-				a = addr
+			// The control connection, and the data connections, which
+			// a Client with a DialContext dials at the URL's host.
+			if host, port, _ := net.SplitHostPort(a); host == "ftp.example.org" {
+				if port == "21" {
+					a = addr
+				} else {
+					a = net.JoinHostPort("127.0.0.1", port)
+				}
 			}
 			var d net.Dialer
 			return d.DialContext(ctx, network, a)

@@ -82,12 +82,12 @@ func ExampleResponse() {
 	defer resp.Close()
 	fmt.Println(resp.Action, resp.Fallback, resp.Plan.Fallback.Commands())
 	for _, e := range resp.Entries {
-		fmt.Println(e.Type, e.Name)
+		fmt.Println(e.Mode.Type(), e.Name)
 	}
 	// Output:
 	// list true [CWD a TYPE A LIST]
-	// folder b
-	// file top.txt
+	// d--------- b
+	// ---------- top.txt
 }
 
 func ExampleResponse_Read() {

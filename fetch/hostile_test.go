@@ -982,10 +982,11 @@ func TestHostileFEATFailureIsLabelledFEAT(t *testing.T) {
 	for name, tc := range map[string]struct {
 		h    handler
 		want string
+		code int // the three digits the server sent, even for a line cut at the bound
 	}{
-		"hang-up":         {func(c *fconn, _ string) { c.hangup() }, "unexpected EOF"},
-		"not a reply":     {say("what?"), "not an FTP reply"},
-		"a line too long": {func(c *fconn, _ string) { c.raw("211 " + strings.Repeat("x", 100<<10) + "\r\n") }, "64 KiB"},
+		"hang-up":         {func(c *fconn, _ string) { c.hangup() }, "unexpected EOF", 0},
+		"not a reply":     {say("what?"), "not an FTP reply", 0},
+		"a line too long": {func(c *fconn, _ string) { c.raw("211 " + strings.Repeat("x", 100<<10) + "\r\n") }, "64 KiB", 211},
 	} {
 		t.Run(name, func(t *testing.T) {
 			noLeaks(t)
@@ -994,8 +995,8 @@ func TestHostileFEATFailureIsLabelledFEAT(t *testing.T) {
 			var err error
 			within(t, 30*time.Second, func() { _, _, err = openAndRead(context.Background(), c, f.url("f")) })
 			fe := asError(t, err)
-			if fe.Op != "login" || fe.Command != "FEAT" || fe.Code != 0 || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("err = %v (Op %q, Command %q, Code %d), want Op login, Command FEAT, Code 0, and %q", err, fe.Op, fe.Command, fe.Code, tc.want)
+			if fe.Op != "login" || fe.Command != "FEAT" || fe.Code != tc.code || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v (Op %q, Command %q, Code %d), want Op login, Command FEAT, Code %d, and %q", err, fe.Op, fe.Command, fe.Code, tc.code, tc.want)
 			}
 		})
 	}
@@ -1015,18 +1016,20 @@ func TestHostileNoReplyAfterPASS(t *testing.T) {
 	}
 }
 
-// TestHostileMultiLineReplyText: a multi-line reply's text is its
-// lines, joined with "\n", the code taken off the first and the last
-// (as net/textproto gives it), and so are the features of a
-// multi-line FEAT: the one on the last feature line counts.
+// TestHostileMultiLineReplyText: a multi-line reply's text in an
+// *Error is its lines on one line, each trimmed, joined with "; ", the
+// code taken off the first and the last (RFC 959 §4.2), so that no
+// error message holds a line break (DESIGN, "The command"); and the
+// features of a multi-line FEAT count: the one on the last feature
+// line too.
 func TestHostileMultiLineReplyText(t *testing.T) {
 	noLeaks(t)
 	f := newFake(t, script{"PASS": say("530-first", " second", "530 last")})
 	c := testClient(t)
 	var err error
 	within(t, 30*time.Second, func() { _, _, err = openAndRead(context.Background(), c, f.url("f")) })
-	if fe := asError(t, err); fe.Code != 530 || fe.Msg != `first\n second\nlast` {
-		t.Errorf("Code %d, Msg %q; want 530, %q", fe.Code, fe.Msg, `first\n second\nlast`)
+	if fe := asError(t, err); fe.Code != 530 || fe.Msg != "first; second; last" || strings.Contains(err.Error(), `\n`) {
+		t.Errorf("Code %d, Msg %q, Error() %q; want 530, %q, and no line break", fe.Code, fe.Msg, err, "first; second; last")
 	}
 
 	body := strings.Repeat("y", 300)

@@ -154,7 +154,7 @@ type run struct {
 }
 
 func startServers() *run {
-	r := &run{installed: serversDir(), nextPasv: 40000 + os.Getpid()%10000}
+	r := &run{installed: serversDir(), nextPasv: 30000 + os.Getpid()%10000*2}
 	fail := func(err error) *run {
 		for _, name := range serverNames {
 			servers[name] = &server{name: name, err: err}
@@ -283,12 +283,19 @@ func (r *run) stop() {
 	_ = os.RemoveAll(r.dir)
 }
 
-// pasvPorts hands each server instance 20 passive ports of its own.
+// pasvRange is how many passive ports each server instance gets: 100,
+// since the tests open hundreds of data connections a second, and with
+// 20 ProFTPD at times found every port of its range in TIME_WAIT (its
+// EPSV answered "425 EPSV: Address already in use").
+const pasvRange = 100
+
+// pasvPorts hands each server instance pasvRange passive ports of its
+// own.
 func (r *run) pasvPorts() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	p := r.nextPasv
-	r.nextPasv += 20
+	r.nextPasv += pasvRange
 	return p
 }
 
@@ -884,7 +891,7 @@ pasv_max_port=%d
 dirmessage_enable=NO
 max_per_ip=0
 max_clients=0
-`, port, r.tree, r.tree, secure, pasv, pasv+19)
+`, port, r.tree, r.tree, secure, pasv, pasv+pasvRange-1)
 	if mode == plainFTP {
 		conf += "xferlog_enable=NO\n"
 	} else {
@@ -970,7 +977,7 @@ MaxInstances 100
   RequireValidShell off
   MaxClients 100
 </Anonymous>
-`, port, r.file("proftpd", mode, ".pid"), r.file("proftpd", mode, ".scoreboard"), pasv, pasv+19, r.tree, r.tree)
+`, port, r.file("proftpd", mode, ".pid"), r.file("proftpd", mode, ".scoreboard"), pasv, pasv+pasvRange-1, r.tree, r.tree)
 	if mode != plainFTP {
 		conf += fmt.Sprintf(`ModulePath %s
 LoadModule mod_tls.c
@@ -1019,7 +1026,7 @@ func (r *run) startPureFtpd(mode tlsMode) instance {
 	pasv := r.pasvPorts()
 	args := []string{
 		"-S", "127.0.0.1," + strconv.Itoa(port),
-		"-p", fmt.Sprintf("%d:%d", pasv, pasv+19),
+		"-p", fmt.Sprintf("%d:%d", pasv, pasv+pasvRange-1),
 		"-P", "127.0.0.1",
 		"-l", "unix",
 		"-H", // no reverse DNS
@@ -1054,7 +1061,7 @@ func (r *run) startPyftpdlib(mode tlsMode) instance {
 		return instance{mode: mode, err: err}
 	}
 	pasv := r.pasvPorts()
-	args := []string{script, strconv.Itoa(port), r.tree, strconv.Itoa(pasv), strconv.Itoa(pasv + 19), testUser, testPassword}
+	args := []string{script, strconv.Itoa(port), r.tree, strconv.Itoa(pasv), strconv.Itoa(pasv + pasvRange - 1), testUser, testPassword}
 	if mode == explicitTLS {
 		args = append(args, r.certFile, r.keyFile)
 	}

@@ -1,7 +1,6 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/ftpurl/ftpurl"
-	"github.com/jlaffaye/ftp"
 )
 
 // A key names the sessions that can serve one another's URLs: the same
@@ -35,18 +33,20 @@ const (
 type session struct {
 	key    key
 	client *Client
-	conn   *ftp.ServerConn
 	ctl    *control
 	dl     deadlines
 	tls    *tls.Config // this connection's own clone; nil in clear text
 
 	// Where the session stands, for the next plan on it.
-	home      string   // the PWD answer after login ("" unknown)
-	dataHost  string   // where data connections go: the control connection's IP
-	cwd       []string // CWD arguments sent since the login directory
-	cwdKnown  bool     // cwd says where the session is
-	typ       ftpurl.Typecode
-	sizeIn150 bool // a 150 of this session gave "(N bytes)"
+	home      string          // the PWD answer after login ("" unknown)
+	dataHost  string          // where data connections go: the control connection's IP
+	cwd       []string        // CWD arguments sent since the login directory
+	cwdKnown  bool            // cwd says where the session is
+	typ       ftpurl.Typecode // the TYPE in force; 0 unknown
+	sizeIn150 bool            // a 150 of this session gave "(N bytes)"
+	noEPSV    bool            // the server refused EPSV: PASV from now on
+
+	dialTimeout time.Duration // WithDialTimeout of the use at hand
 
 	// The use at hand.
 	ctx      context.Context
@@ -54,12 +54,11 @@ type session struct {
 	secrets  []string
 	stop     func() bool // stops the context watcher
 
-	mu      sync.Mutex
-	conns   []net.Conn
-	done    bool          // the connections are closed
-	listing *bytes.Buffer // the next data connection's listing; nil for a file
-	timer   *time.Timer   // closes the idle session
-	watch   *idleWatch
+	mu    sync.Mutex
+	conns []net.Conn
+	done  bool        // the connections are closed
+	timer *time.Timer // closes the idle session
+	watch *idleWatch
 }
 
 // dialTCP connects to addr with the Client's DialContext, within
@@ -94,37 +93,12 @@ func (s *session) dialTCP(ctx context.Context, addr string, dialTimeout time.Dur
 	return c, nil
 }
 
-// dataDial is jlaffaye/ftp's dial function for data connections: to
-// the control connection's address, whatever the server's PASV reply
-// says, in TLS when the control connection is.
-func (s *session) dataDial(dialTimeout time.Duration) func(network, address string) (net.Conn, error) {
-	return func(network, address string) (net.Conn, error) {
-		_, port, err := net.SplitHostPort(address)
-		if err != nil {
-			return nil, err
-		}
-		c, err := s.dialTCP(s.ctx, net.JoinHostPort(s.dataHost, port), dialTimeout)
-		if err != nil {
-			return nil, err
-		}
-		var conn net.Conn = &timed{Conn: c, dl: &s.dl}
-		if s.tls != nil {
-			// The handshake starts on the first Read: servers begin TLS
-			// on a data connection only once they have read the
-			// command (RETR, LIST) that it serves.
-			conn = tls.Client(conn, s.tls)
-		}
-		s.mu.Lock()
-		buf := s.listing
-		s.mu.Unlock()
-		return &dataConn{Conn: conn, listing: buf}, nil
-	}
-}
-
-// dial connects, reads the greeting, starts TLS where the key says, and
-// logs in.
-func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string, cfg *config) error {
-	c, err := s.dialTCP(ctx, u.Address(), cfg.dialTimeout)
+// dial connects, reads the greeting, starts TLS where the key says,
+// logs in, reads the features (FEAT, RFC 2389 §3), asks for TLS on the
+// data connections (PBSZ 0, PROT P) and notes the login directory
+// (PWD): the login of DESIGN, each command once.
+func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string) error {
+	c, err := s.dialTCP(ctx, u.Address(), s.dialTimeout)
 	if err != nil {
 		return s.fail("dial", "", err)
 	}
@@ -141,10 +115,10 @@ func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string
 		conn = tc
 	}
 	// Data connections go to the control connection's address,
-	// whatever PASV says; to the URL's host where DialContext made a
-	// connection that is not TCP (a proxy resolves it).
+	// whatever PASV says; to the URL's host where DialContext made the
+	// connection (a proxy's address is not the server's).
 	s.dataHost = u.Host
-	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok && a.IP != nil {
+	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok && a.IP != nil && s.client.DialContext == nil {
 		s.dataHost = a.IP.String()
 	}
 	s.ctl = newControl(conn, t)
@@ -164,7 +138,7 @@ func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string
 		}
 		if rep.code != 234 {
 			e := s.failReply("tls", "AUTH TLS", rep)
-			e.Err = errors.Join(errors.New("the server refused TLS (RFC 4217 §4); fetch does not go on in clear text"), e.Err)
+			e.note = "the server refused TLS (RFC 4217 §4); fetch does not go on in clear text"
 			return e
 		}
 		tc := tls.Client(t, s.tls)
@@ -173,23 +147,17 @@ func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string
 		}
 		s.ctl = newControl(tc, t)
 	}
-	s.ctl.replay(greeting)
-	s.conn, err = ftp.Dial(u.Address(),
-		ftp.DialWithDialFunc(s.controlThenData(cfg.dialTimeout)),
-		ftp.DialWithDisabledMLSD(true),
-		ftp.DialWithDisabledUTF8(true),
-	)
+	if err := s.login(user, password); err != nil {
+		return err
+	}
+	rep, err := s.ctl.cmd("FEAT")
 	if err != nil {
-		return s.fail("dial", "", err)
+		return s.fail("login", "FEAT", err)
 	}
-	if err := s.conn.Login(user, password); err != nil {
-		cmd, _, _ := s.ctl.status()
-		if v, _, _ := strings.Cut(cmd, " "); strings.EqualFold(v, "PASS") || strings.EqualFold(v, "USER") {
-			cmd = "USER " + user
-		}
-		return s.fail("login", cmd, err)
+	s.ctl.feat = map[string]string{}
+	if rep.code == 211 {
+		s.ctl.feat = parseFeat(rep.text)
 	}
-	s.typ = ftpurl.TypeImage // jlaffaye/ftp's Login sends TYPE I
 	if s.tls != nil {
 		// RFC 4217 §9: PBSZ 0 and PROT P make every data connection
 		// TLS too.
@@ -214,18 +182,24 @@ func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string
 	return nil
 }
 
-// controlThenData hands jlaffaye/ftp the control connection that dial
-// made, then dials data connections.
-func (s *session) controlThenData(dialTimeout time.Duration) func(network, address string) (net.Conn, error) {
-	data := s.dataDial(dialTimeout)
-	first := true
-	return func(network, address string) (net.Conn, error) {
-		if first {
-			first = false
-			return s.ctl, nil
-		}
-		return data(network, address)
+// login sends USER, and PASS where the server asks for it (RFC 959
+// §4.1.1, §5.4: 230 after either, 331 for a password). A refusal is an
+// *Error of Op "login" whose Command is "USER name" whichever of the
+// two was refused, so that no error quotes the password.
+func (s *session) login(user, password string) error {
+	command := "USER " + user
+	rep, err := s.ctl.cmd(command)
+	if err == nil && rep.code == 331 {
+		rep, err = s.ctl.cmd("PASS " + password)
 	}
+	switch {
+	case err != nil:
+		return s.fail("login", command, err)
+	case rep.code != 230 && rep.code != 202:
+		// 332 asks for ACCT, which a URL cannot give.
+		return s.failReply("login", command, rep)
+	}
+	return nil
 }
 
 // parsePWD reads the directory of a 257 reply (RFC 959 §7: the name in
@@ -288,11 +262,12 @@ func (s *session) closed() bool {
 	return s.done
 }
 
-// quit sends QUIT and closes the session (RFC 959 §4.1.1).
+// quit sends QUIT and closes the session (RFC 959 §4.1.1), waiting a
+// second at most for the server's 221.
 func (s *session) quit() {
-	if !s.closed() && s.conn != nil {
+	if !s.closed() && s.ctl != nil {
 		s.dl.set(time.Second, time.Time{})
-		_ = s.conn.Quit()
+		_, _ = s.ctl.cmd("QUIT")
 	}
 	s.abort()
 }
@@ -366,11 +341,17 @@ func nonNull(dirs []string) []string {
 	return out
 }
 
-// cwdTo sends CWD dir and notes where the session is.
+// cwdTo sends CWD dir (RFC 959 §4.1.1) and, with track, notes where
+// the session is. A refusal is returned as the reply's error.
 func (s *session) cwdTo(dir string, track bool) error {
-	err := s.conn.ChangeDir(dir)
+	s.cwdKnown = s.cwdKnown && track
+	rep, err := s.ctl.cmd("CWD " + dir)
 	if err != nil {
+		s.cwdKnown = false
 		return err
+	}
+	if rep.code != 250 && rep.code != 200 {
+		return rep.err()
 	}
 	if track {
 		if strings.HasPrefix(dir, "/") {
@@ -384,13 +365,18 @@ func (s *session) cwdTo(dir string, track bool) error {
 
 // setType sends TYPE t unless it is in force already (RFC 959 §3.1.1:
 // the type holds until the next TYPE).
-func (s *session) setType(t ftpurl.Typecode) error {
-	if t == 0 || t == s.typ {
+func (s *session) setType(st ftpurl.Step) error {
+	t := ftpurl.Typecode(strings.ToLower(st.Arg)[0])
+	if t == s.typ {
 		return nil
 	}
 	s.typ = 0
-	if err := s.conn.Type(ftp.TransferType(strings.ToUpper(string(rune(t))))); err != nil {
+	rep, err := s.ctl.cmd(st.String())
+	if err != nil {
 		return err
+	}
+	if rep.code != 200 {
+		return rep.err()
 	}
 	s.typ = t
 	return nil

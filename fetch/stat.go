@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"errors"
 	"io/fs"
 	"path"
 	"strconv"
@@ -32,46 +31,42 @@ func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.Fi
 	}
 	ctx, cancel := r.withTimeout(ctx)
 	defer cancel()
-	for retried := false; ; retried = true {
-		s, reused, err := c.connect(ctx, r)
-		if err != nil {
-			return nil, err
-		}
-		resp := &Response{URL: r.redacted, Plan: r.plan, client: c, sess: s}
-		fi, err := resp.stat(r)
-		if err != nil {
-			c.release(s, reusable(err))
-			if reused && !retried && gone(ctx, err) {
-				continue // as Open does
-			}
-			return nil, err
-		}
-		c.release(s, true)
-		return fi, nil
+	var fi fs.FileInfo
+	err = c.do(ctx, r, func(rn *runner) (err error) {
+		fi, err = rn.stat()
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return fi, nil
 }
 
-func (resp *Response) stat(r *request) (fs.FileInfo, error) {
-	s := resp.sess
+// stat runs the plan's CWD steps in TYPE I, then asks about the name.
+func (rn *runner) stat() (fs.FileInfo, error) {
+	s, r := rn.s, rn.req
 	p := *r.plan
 	p.Type = ftpurl.TypeImage // SIZE counts TYPE I bytes (RFC 3659 §4)
-	if _, err := resp.steps(&p, false); err != nil {
+	if _, err := rn.enter(&p, false); err != nil {
 		return nil, err
 	}
 	fi := &fileInfo{name: baseName(r.u), size: -1}
 	target := p.Name
-	if _, ok := s.ctl.features()["MLST"]; ok {
+	if s.ctl.has("MLST") {
 		cmd := strings.TrimSpace("MLST " + target)
 		rep, err := s.ctl.cmd(cmd)
 		if err != nil {
 			return nil, s.fail("stat", cmd, err)
 		}
 		if rep.code != 250 {
-			e := s.failReply("stat", cmd, rep)
-			e.notFound = rep.code == 550
-			return nil, e
+			return nil, rn.judge(s.failReply("stat", cmd, rep), target, asAny)
 		}
-		fi.parseMLST(rep.text)
+		if e, ok := mlstEntry(rep); ok {
+			fi.mode, fi.mtime = e.Mode, e.ModTime
+			if !e.Mode.IsDir() {
+				fi.size = e.Size
+			}
+		}
 		return fi, nil
 	}
 	if target == "" {
@@ -85,7 +80,7 @@ func (resp *Response) stat(r *request) (fs.FileInfo, error) {
 	}
 	if rep.code == 213 {
 		fi.size = n
-		if _, ok := s.ctl.features()["MDTM"]; ok {
+		if s.ctl.has("MDTM") {
 			rep, err := s.ctl.cmd("MDTM " + target)
 			if err != nil {
 				return nil, s.fail("stat", "MDTM "+target, err)
@@ -100,14 +95,32 @@ func (resp *Response) stat(r *request) (fs.FileInfo, error) {
 	if err := s.cwdTo(target, true); err != nil {
 		e := s.fail("stat", "CWD "+target, err)
 		e.prior = sizeErr
-		e.notFound = e.Code == 550 && sizeErr.Code == 550
-		if e.Code == 550 && sizeErr.Code != 550 {
-			e.Err = errors.Join(errors.New("the server refuses SIZE and MLST: fetch cannot tell a file from nothing"), e.Err)
+		if sizeErr.Code != 550 {
+			e = rn.judge(e, target, asAny)
+			e.notFound = false
+			if e.Code == 550 {
+				e.note = "the server refuses SIZE and MLST: fetch cannot tell a file from nothing"
+			}
+			return nil, e
 		}
-		return nil, e
+		return nil, rn.judge(e, target, asAny)
 	}
 	fi.mode = fs.ModeDir
 	return fi, nil
+}
+
+// mlstEntry reads the entry of an MLST reply (RFC 3659 §7.2): the line
+// that begins with a space, facts, a space, the name.
+func mlstEntry(rep reply) (Entry, bool) {
+	if rep.code != 250 {
+		return Entry{}, false
+	}
+	for _, line := range strings.Split(rep.text, "\n") {
+		if strings.HasPrefix(line, " ") {
+			return ParseListLine(strings.TrimLeft(line, " "), time.Now())
+		}
+	}
+	return Entry{}, false
 }
 
 // baseName is the FileInfo name of u: its last path segment.
@@ -138,44 +151,6 @@ func (fi *fileInfo) ModTime() time.Time { return fi.mtime }
 func (fi *fileInfo) IsDir() bool        { return fi.mode.IsDir() }
 func (fi *fileInfo) Sys() any           { return nil }
 
-// parseMLST reads the facts of an MLST reply (RFC 3659 §7.2): the
-// entry line begins with a space, "fact=value;" pairs, a space, the
-// name.
-func (fi *fileInfo) parseMLST(text string) {
-	for _, line := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(line, " ") {
-			continue
-		}
-		facts, _, _ := strings.Cut(strings.TrimLeft(line, " "), " ")
-		for _, f := range strings.Split(facts, ";") {
-			k, v, ok := strings.Cut(f, "=")
-			if !ok {
-				continue
-			}
-			switch strings.ToLower(k) {
-			case "type":
-				switch strings.ToLower(v) {
-				case "dir", "cdir", "pdir":
-					fi.mode |= fs.ModeDir
-				}
-			case "size", "sizd":
-				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 && !fi.mode.IsDir() {
-					fi.size = n
-				}
-			case "modify":
-				fi.mtime = parseTime(v)
-			case "unix.mode":
-				if m, err := strconv.ParseUint(v, 8, 32); err == nil {
-					fi.mode |= fs.FileMode(m) & fs.ModePerm
-				}
-			}
-		}
-	}
-	if fi.mode.IsDir() {
-		fi.size = -1
-	}
-}
-
 // parseTime reads an RFC 3659 §2.3 time-val, YYYYMMDDHHMMSS[.sss] in
 // UTC; the zero time if it is not one.
 func parseTime(v string) time.Time {
@@ -190,19 +165,4 @@ func parseTime(v string) time.Time {
 		}
 	}
 	return t
-}
-
-// size sends SIZE name (RFC 3659 §4: the size of the file as TYPE I
-// transfers it) and returns the size from a 213, or -1 for any other
-// reply, which it returns too; err is a failure to get a reply.
-func (s *session) size(name string) (n int64, rep reply, err error) {
-	rep, err = s.ctl.cmd("SIZE " + name)
-	if err != nil || rep.code != 213 {
-		return -1, rep, err
-	}
-	n, perr := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64)
-	if perr != nil || n < 0 {
-		return -1, rep, nil
-	}
-	return n, rep, nil
 }

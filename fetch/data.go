@@ -1,0 +1,362 @@
+package fetch
+
+import (
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// A transfer is one data connection and the command it serves (RETR,
+// LIST, NLST, MLSD: RFC 959 §3.2, §4.1.3): the bytes come from the data
+// connection, and the control connection's final reply, read once the
+// data connection ends, says whether they are whole.
+type transfer struct {
+	s       *session
+	conn    net.Conn // the data connection: timed, or TLS over it
+	cmd     string   // the command it serves, for errors
+	opened  reply    // the 1xx that opened it
+	final   *reply   // the final reply, once read
+	n       int64    // bytes read
+	readErr error    // the error of the data connection, once it ended
+	watch   chan error
+}
+
+// watchControl watches the control connection while the data flows: a
+// server that closes it (or resets it) cannot confirm the transfer, so
+// the data connection is closed at once and Read fails, where it would
+// otherwise wait for data that may never end.
+func (t *transfer) watchControl() {
+	t.watch = make(chan error, 1)
+	go func() {
+		_, err := t.s.ctl.r.Peek(1)
+		if err != nil && !isTimeout(err) {
+			t.conn.Close()
+		}
+		t.watch <- err
+	}()
+}
+
+// unwatch ends the watch, and returns the control connection's error
+// if it ended meanwhile (io.ErrUnexpectedEOF for its end).
+func (t *transfer) unwatch() error {
+	if t.watch == nil {
+		return nil
+	}
+	var err error
+	select {
+	case err = <-t.watch:
+	default:
+		t.s.ctl.t.interrupt()
+		err = <-t.watch
+		t.s.ctl.t.resume()
+	}
+	t.watch = nil
+	switch {
+	case err == nil || isTimeout(err):
+		return nil
+	case err == io.EOF:
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// Read reads the data connection. At its end, Read reads the final
+// reply: io.EOF after a 226 or 250 (RFC 959 §5.4 lists both after a
+// transfer), else an error that holds the reply.
+func (t *transfer) Read(p []byte) (int, error) {
+	if t.readErr != nil {
+		return 0, t.readErr
+	}
+	n, err := t.conn.Read(p)
+	t.n += int64(n)
+	if err == nil {
+		return n, nil
+	}
+	if cerr := t.unwatch(); cerr != nil {
+		err = cerr // the control connection ended: the data's end is no proof
+	}
+	if err != io.EOF {
+		t.readErr = err
+		return n, err
+	}
+	t.readErr = t.end()
+	if t.readErr == nil {
+		t.readErr = io.EOF
+	}
+	return n, t.readErr
+}
+
+// end closes the data connection and reads the final reply: nil for a
+// 226 or 250, else the reply as an error.
+func (t *transfer) end() error {
+	t.conn.Close()
+	if err := t.unwatch(); err != nil {
+		return err
+	}
+	if t.final == nil {
+		rep, err := t.s.ctl.read()
+		if err != nil {
+			return err
+		}
+		t.final = &rep
+	}
+	if t.final.code != 226 && t.final.code != 250 {
+		return t.final.err()
+	}
+	return nil
+}
+
+// passive opens a data connection: EPSV (RFC 2428 §3), or PASV (RFC 959
+// §4.1.2) where the server refuses EPSV with a 5xx. Either way the
+// connection goes to the host of the control connection, whatever
+// address the reply names (RFC 2577 §3: a PASV reply must not send data
+// elsewhere). It returns the command that failed with its error.
+func (s *session) passive() (net.Conn, string, error) {
+	var port int
+	if !s.noEPSV {
+		rep, err := s.ctl.cmd("EPSV")
+		if err != nil {
+			return nil, "EPSV", err
+		}
+		switch {
+		case rep.code == 229:
+			p, ok := epsvPort(rep.text)
+			if !ok {
+				return nil, "EPSV", errors.New("the server's 229 reply names no port (RFC 2428 §3): " + strconv.Quote(clip(rep.text)))
+			}
+			port = p
+		case rep.code >= 500 && rep.code < 600:
+			s.noEPSV = true
+		default:
+			return nil, "EPSV", rep.err()
+		}
+	}
+	if port == 0 {
+		rep, err := s.ctl.cmd("PASV")
+		if err != nil {
+			return nil, "PASV", err
+		}
+		if rep.code != 227 {
+			return nil, "PASV", rep.err()
+		}
+		p, ok := pasvPort(rep.text)
+		if !ok {
+			return nil, "PASV", errors.New("the server's 227 reply names no address (RFC 959 §4.1.2): " + strconv.Quote(clip(rep.text)))
+		}
+		port = p
+	}
+	c, err := s.dialTCP(s.ctx, net.JoinHostPort(s.dataHost, strconv.Itoa(port)), s.dialTimeout)
+	if err != nil {
+		return nil, "", err
+	}
+	var conn net.Conn = &timed{Conn: c, dl: &s.dl}
+	if s.tls != nil {
+		// The handshake starts on the first Read or Write: servers
+		// begin TLS on a data connection only once they have read the
+		// command that it serves. The session's TLS configuration
+		// resumes the control connection's TLS session (RFC 4217
+		// §10.2).
+		conn = tls.Client(conn, s.tls)
+	}
+	return conn, "", nil
+}
+
+// epsvPort reads the port of a 229 reply: "(|||port|)", where "|" may
+// be any delimiter (RFC 2428 §3); a reply that fills in the protocol
+// and address ("(|1|10.9.8.7|port|)") gives its port too, and the
+// address is ignored.
+func epsvPort(text string) (int, bool) {
+	i := strings.IndexByte(text, '(')
+	j := strings.LastIndexByte(text, ')')
+	if i < 0 || j < i+6 {
+		return 0, false
+	}
+	inner := text[i+1 : j]
+	f := strings.Split(inner, inner[:1])
+	if len(f) != 5 || f[0] != "" || f[4] != "" {
+		return 0, false
+	}
+	port, err := strconv.Atoi(f[3])
+	if err != nil || port <= 0 || port > 65535 {
+		return 0, false
+	}
+	return port, true
+}
+
+// pasvPort reads the port of a 227 reply: "h1,h2,h3,h4,p1,p2" with or
+// without parentheses (RFC 959 §4.1.2 leaves the wording free); the
+// host is ignored.
+func pasvPort(text string) (int, bool) {
+	for _, s := range strings.FieldsFunc(text, func(r rune) bool { return !(r >= '0' && r <= '9' || r == ',') }) {
+		f := strings.Split(s, ",")
+		if len(f) != 6 {
+			continue
+		}
+		var n [6]int
+		ok := true
+		for i, x := range f {
+			v, err := strconv.Atoi(x)
+			if err != nil || v > 255 {
+				ok = false
+				break
+			}
+			n[i] = v
+		}
+		if port := n[4]<<8 | n[5]; ok && port > 0 {
+			return port, true
+		}
+	}
+	return 0, false
+}
+
+// start opens a data connection and sends line over the control
+// connection (after "REST offset" when offset > 0, RFC 3659 §5.2: the
+// last command before the transfer), then reads the reply that opens
+// the transfer (125 or 150, RFC 959 §4.2). A refusal closes the data
+// connection and returns the command refused with the reply as error.
+func (s *session) start(line string, offset int64) (*transfer, string, error) {
+	conn, failed, err := s.passive()
+	if err != nil {
+		return nil, failed, err
+	}
+	if offset > 0 {
+		rest := "REST " + strconv.FormatInt(offset, 10)
+		rep, err := s.ctl.cmd(rest)
+		if err == nil && rep.code != 350 {
+			err = rep.err()
+		}
+		if err != nil {
+			conn.Close()
+			return nil, rest, err
+		}
+	}
+	if err := s.ctl.send(line); err != nil {
+		conn.Close()
+		return nil, line, err
+	}
+	rep, err := s.ctl.read()
+	if err != nil {
+		conn.Close()
+		return nil, line, err
+	}
+	t := &transfer{s: s, conn: conn, cmd: line, opened: rep}
+	switch {
+	case rep.code < 200:
+		t.watchControl()
+	case rep.code == 226 || rep.code == 250:
+		// Done without a preliminary reply: what the data connection
+		// holds is all.
+		t.final = &rep
+	default:
+		conn.Close()
+		return nil, line, rep.err()
+	}
+	return t, "", nil
+}
+
+// sizeIn150 reads "(N bytes)" from the reply that opened a transfer,
+// as vsftpd, ProFTPD and Pure-FTPd word it; -1 if there is none.
+func sizeIn150(text string) int64 {
+	i := strings.LastIndex(text, " bytes)")
+	if i < 0 {
+		return -1
+	}
+	j := strings.LastIndexByte(text[:i], '(')
+	if j < 0 {
+		return -1
+	}
+	n, err := strconv.ParseInt(text[j+1:i], 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// A listing is the text of one LIST, NLST or MLSD transfer, read into
+// strings of up to listChunk bytes each as it arrives, so that a
+// listing costs about its text in heap until it is split into lines
+// once whole (and nothing more when it is cut at maxListing).
+type listing struct {
+	chunks []string
+	size   int
+}
+
+const listChunk = 64 << 10
+
+// readListing reads t to its end, bounded by maxListing.
+func readListing(t *transfer) (*listing, error) {
+	l := &listing{}
+	buf := make([]byte, listChunk)
+	for {
+		n, err := io.ReadFull(t, buf)
+		if n > 0 {
+			if l.size += n; l.size > maxListing {
+				return nil, errListingTooLong
+			}
+			l.chunks = append(l.chunks, string(buf[:n]))
+		}
+		switch err {
+		case nil:
+			continue
+		case io.EOF, io.ErrUnexpectedEOF:
+			if t.readErr == io.EOF {
+				return l, nil
+			}
+			if t.readErr != nil {
+				return nil, t.readErr
+			}
+			return nil, err
+		default:
+			return nil, err
+		}
+	}
+}
+
+// each calls fn with each line of l, without its LF or CRLF; a line
+// that spans two chunks is joined. Empty lines are passed too.
+func (l *listing) each(fn func(line string)) {
+	var carry strings.Builder
+	for _, c := range l.chunks {
+		for {
+			i := strings.IndexByte(c, '\n')
+			if i < 0 {
+				carry.WriteString(c)
+				break
+			}
+			line := c[:i]
+			if carry.Len() > 0 {
+				carry.WriteString(line)
+				line = carry.String()
+				carry = strings.Builder{}
+			}
+			fn(strings.TrimSuffix(line, "\r"))
+			c = c[i+1:]
+		}
+	}
+	if carry.Len() > 0 {
+		fn(strings.TrimSuffix(carry.String(), "\r"))
+	}
+}
+
+// lines returns l's lines, without empty ones; nil for none.
+func (l *listing) lines() []string {
+	n := 0
+	l.each(func(line string) {
+		if line != "" {
+			n++
+		}
+	})
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	l.each(func(line string) {
+		if line != "" {
+			out = append(out, line)
+		}
+	})
+	return out
+}
