@@ -60,9 +60,12 @@ type reply struct {
 // err returns the reply as the *textproto.Error that an *Error wraps.
 func (r reply) err() error { return &textproto.Error{Code: r.code, Msg: r.text} }
 
-// A cutReply is a reply that fetch could not read whole: the line or
-// the reply went over its bound, or the connection ended inside it.
-// code is the three digits the server had sent, 0 when none.
+// A cutReply is a reply that leaves the control connection out of
+// step: one fetch could not read whole (the line or the reply went
+// over its bound, or the connection ended inside it), or a 1xx where a
+// final reply was due (another reply is still to come). code is the
+// three digits the server had sent, 0 when none. No command follows
+// it, and the session is not reused.
 type cutReply struct {
 	code int
 	err  error
@@ -210,7 +213,7 @@ func (c *control) cmd(line string) (reply, error) {
 		return reply{}, err
 	}
 	if rep.code < 200 {
-		return reply{}, fmt.Errorf("the server answered with a preliminary reply (%d), where RFC 959 §4.2 wants a final one", rep.code)
+		return reply{}, &cutReply{code: rep.code, err: fmt.Errorf("the server answered with a preliminary reply (%03d), where RFC 959 §4.2 wants a final one", rep.code)}
 	}
 	return rep, nil
 }

@@ -203,6 +203,14 @@ func isControl(r rune) bool {
 	return r < 0x20 || r >= 0x7f && r < 0xa0 || r == 0x2028 || r == 0x2029
 }
 
+// refused reports whether the server refused the step with a whole
+// reply of this code: not one cut at its bound, after which the
+// control connection is out of step and no other command may follow.
+func (e *Error) refused(code int) bool {
+	var cut *cutReply
+	return e.Code == code && !errors.As(e.Err, &cut)
+}
+
 // Unwrap returns Err, so that [errors.Is] and [errors.As] reach the
 // cause: ErrPasswordRequired, a *textproto.Error holding the server's
 // reply, context.Canceled or context.DeadlineExceeded when the context

@@ -115,7 +115,7 @@ const (
 // RETR refused for a name that CWD enters (a directory, "Is a
 // directory"). Then the error says so, and is not ErrNotFound.
 func (rn *runner) judge(e *Error, name string, want kind) *Error {
-	if e.Code != 550 {
+	if !e.refused(550) {
 		return e
 	}
 	e.notFound = true
@@ -205,7 +205,7 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 			return s.fail("retr", failed, err) // EPSV, PASV, the data connection
 		}
 		e := s.fail("retr", line, err)
-		if p.Action == ftpurl.RetrieveOrList && e.Code == 550 && p.Fallback != nil {
+		if p.Action == ftpurl.RetrieveOrList && e.refused(550) && p.Fallback != nil {
 			return rn.fallback(resp, p, e)
 		}
 		return rn.judge(e, st.Arg, asFile)
@@ -259,7 +259,7 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 		}
 		t.conn.Close()
 		e := s.fail("retr", line, rerr)
-		if e.Code == 550 && p.Fallback != nil {
+		if e.refused(550) && p.Fallback != nil {
 			return rn.fallback(resp, p, e)
 		}
 		return e
