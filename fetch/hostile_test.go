@@ -747,7 +747,7 @@ func TestHostileUnboundedReplies(t *testing.T) {
 		sc, base  script // base: the same fetch, ended in a few bytes
 		limit     uint64
 		peakTimes float64 // the listing: the heap's peak under peakTimes*limit
-		want      string // in Error()
+		want      string  // in Error()
 	}{
 		{"a reply line over 64 KiB", script{"": func(c *fconn, _ string) {
 			c.raw("220 ")
