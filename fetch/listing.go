@@ -609,45 +609,19 @@ func parsePerm(tok string) (mode fs.FileMode, links string, ok bool) {
 			mode = fs.ModeDevice
 		case 's', 'S':
 			mode = fs.ModeSocket
-		case '?':
-			mode = fs.ModeIrregular
 		default:
-			return 0, "", false
-		}
-	} else {
-		// Go's letters, in fs.FileMode.String's order "dalTLDpSugct?".
-		for i := 0; i < len(prefix); i++ {
-			switch prefix[i] {
-			case 'd':
-				mode |= fs.ModeDir
-			case 'a':
-				mode |= fs.ModeAppend
-			case 'l':
-				mode |= fs.ModeExclusive
-			case 'T':
-				mode |= fs.ModeTemporary
-			case 'L':
-				mode |= fs.ModeSymlink
-			case 'D':
-				mode |= fs.ModeDevice
-			case 'p':
-				mode |= fs.ModeNamedPipe
-			case 'S':
-				mode |= fs.ModeSocket
-			case 'u':
-				mode |= fs.ModeSetuid
-			case 'g':
-				mode |= fs.ModeSetgid
-			case 'c':
-				mode |= fs.ModeCharDevice | fs.ModeDevice
-			case 't':
-				mode |= fs.ModeSticky
-			case '?':
-				mode |= fs.ModeIrregular
-			default:
+			if m, ok := goModeLetters(prefix); ok {
+				mode = m
+			} else {
 				return 0, "", false
 			}
 		}
+	} else {
+		m, ok := goModeLetters(prefix)
+		if !ok {
+			return 0, "", false
+		}
+		mode = m
 	}
 	for i := 0; i < 9; i++ {
 		c := rwx[i]
@@ -683,6 +657,44 @@ func parsePerm(tok string) (mode fs.FileMode, links string, ok bool) {
 		}
 	}
 	return mode, links, true
+}
+
+// goModeLetters reads the letters fs.FileMode.String puts before the
+// permissions, in its order "dalTLDpSugct?".
+func goModeLetters(prefix string) (mode fs.FileMode, ok bool) {
+	for i := 0; i < len(prefix); i++ {
+		switch prefix[i] {
+		case 'd':
+			mode |= fs.ModeDir
+		case 'a':
+			mode |= fs.ModeAppend
+		case 'l':
+			mode |= fs.ModeExclusive
+		case 'T':
+			mode |= fs.ModeTemporary
+		case 'L':
+			mode |= fs.ModeSymlink
+		case 'D':
+			mode |= fs.ModeDevice
+		case 'p':
+			mode |= fs.ModeNamedPipe
+		case 'S':
+			mode |= fs.ModeSocket
+		case 'u':
+			mode |= fs.ModeSetuid
+		case 'g':
+			mode |= fs.ModeSetgid
+		case 'c':
+			mode |= fs.ModeCharDevice | fs.ModeDevice
+		case 't':
+			mode |= fs.ModeSticky
+		case '?':
+			mode |= fs.ModeIrregular
+		default:
+			return 0, false
+		}
+	}
+	return mode, true
 }
 
 // capitalFlags reads the permission field of Sterling Connect:Enterprise
