@@ -127,6 +127,8 @@ func ParseListLine(line string, now time.Time) (Entry, bool) {
 // ls's "total N" lines are skipped; the lines that do not parse are
 // returned in unparsed, in order.
 func parseListing(text string, now time.Time) (entries []Entry, unparsed []string) {
+	// One Entry a line, allocated once: no append doubles the slice.
+	entries = make([]Entry, 0, strings.Count(text, "\n")+1)
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -496,6 +498,9 @@ func parseUnix(line string, now time.Time) (Entry, bool) {
 		return Entry{}, false
 	}
 	for k := 1; k < n; k++ {
+		if p := field(k - 1); p == "" || !isDigit(p[len(p)-1]) && !isDigit(p[0]) {
+			continue // no size before: no date here
+		}
 		d, ok := parseLsDate(field(k), field(k+1), field(k+2), field(k+3), now)
 		if !ok {
 			continue
@@ -865,7 +870,7 @@ func nearestYear(m, d, h, mi int, now time.Time) (int, bool) {
 // case and with a trailing '.' or ','. It returns 0 for none.
 func monthOf(s string) int {
 	s = strings.TrimRight(s, ".,")
-	if len(s) < 3 {
+	if len(s) < 3 || isDigit(s[0]) {
 		return 0
 	}
 	if len(s) == 3 {
