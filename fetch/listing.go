@@ -29,7 +29,7 @@ type Entry struct {
 	Size int64 // bytes; -1 not given
 
 	ModTime   time.Time     // zero: not given
-	Precision time.Duration // of ModTime: time.Second (MLSD, EPLF), time.Minute ("Jan 2 12:00"), 24*time.Hour ("Jan 2 2024")
+	Precision time.Duration // of ModTime: time.Second (MLSD, EPLF; finer for an MLSD fraction), time.Minute ("Jan 2 12:00"), 24*time.Hour ("Jan 2 2024")
 
 	// Local is true when ModTime is the wall clock of the server, in a
 	// zone the listing does not name (every LIST format but EPLF):
@@ -37,7 +37,11 @@ type Entry struct {
 	// is UTC (MLSD, RFC 3659 §2.3; EPLF, whose time is a Unix time).
 	Local bool
 
-	Target string // ModeSymlink: the target where the listing gives it (ls's "name -> target", MLSD's "OS.unix=slink:target")
+	// Target is a symlink's target where the listing gives it (ls's
+	// "name -> target", MLSD's "OS.unix=slink:target"). An ls line of
+	// another type that shows "name -> target" has it split the same
+	// way, as ftputil reads it.
+	Target string
 	Line   string // the line as the server sent it, without CRLF
 }
 
@@ -67,7 +71,10 @@ func (i entryInfo) Sys() any           { return i.e }
 //     "Jan 02, 2006 15:04", "2006-01-02 15:04", "01-02 15:04",
 //     "2006.01.02", "02-jan-06" and with CJK suffixes ("1月 2日"), and
 //     "name -> target" (a name holding " -> " twice is ambiguous: the
-//     line is rejected). A "total N" line is no entry.
+//     line is rejected). A "total N" line is no entry. Also read:
+//     FileZilla's dateless "drwxr-xr-x 3 u g 512 name" (no ModTime),
+//     and Sterling Connect:Enterprise's "-C--E-----FTP B X 1 2 Jan 1
+//     12:00 name" (no permissions).
 //   - DOS/IIS lines: "01-02-06  03:04PM  <DIR>  name" or
 //     "2006-01-02  15:04  1,234 name": 2- or 4-digit years (a 2-digit
 //     year below 70 is 20xx), 12- or 24-hour times, sizes with commas.
