@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -166,4 +167,64 @@ func (s *fuzzServer) stop() {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+}
+
+// FuzzParseListLine feeds ParseListLine any text, one line or many.
+// It never panics; an entry's Name is never empty and neither it nor
+// Target holds CR, LF or NUL; Line is the line as given; and the
+// listing read whole (the engine's parseListing) gives the entries and
+// the unparsed lines that its lines give one by one.
+func FuzzParseListLine(f *testing.F) {
+	for _, s := range []string{
+		"-rw-r--r-- 1 ftp ftp           42 Mar  7 09:15 notes.txt",
+		"lrwxrwxrwx 1 u g 8 Mar 07 09:15 current -> releases",
+		"03-07-25  09:15AM       <DIR>          Program Files",
+		"type=file;size=12;modify=20250307091500; a.txt",
+		"+i1.2,m1741338900,r,s12,\tb.txt",
+		"total 3\r\ndtrwxrwxrwx 1 ftp ftp 4096 Nov 30  2023 tmp\r\n",
+	} {
+		f.Add(s, int64(1742472000))
+	}
+	f.Fuzz(func(t *testing.T, text string, unix int64) {
+		now := time.Unix(unix%(1<<40), 0).UTC()
+		var want []fetch.Entry
+		var wantUnparsed []string
+		for _, line := range strings.Split(text, "\n") {
+			e, ok := fetch.ParseListLine(line, now)
+			if ok {
+				if e.Name == "" || strings.ContainsAny(e.Name, "\r\n\x00") || strings.ContainsAny(e.Target, "\r\n\x00") {
+					t.Fatalf("ParseListLine(%q): Name %q, Target %q", line, e.Name, e.Target)
+				}
+				if e.Line != line {
+					t.Fatalf("ParseListLine(%q): Line %q", line, e.Line)
+				}
+			}
+			line = strings.TrimSuffix(line, "\r")
+			if line == "" {
+				continue
+			}
+			if e, ok := fetch.ParseListLine(line, now); ok {
+				want = append(want, e)
+			} else {
+				wantUnparsed = append(wantUnparsed, line)
+			}
+		}
+		got, unparsed := fetch.ParseListing(text, now)
+		if len(got) != len(want) || len(got) > 0 && !reflect.DeepEqual(got, want) {
+			t.Fatalf("ParseListing(%q) = %+v, line by line %+v", text, got, want)
+		}
+		// The lines that do not parse are kept, in order, but for ls's
+		// "total N", which is skipped.
+		i := 0
+		for _, u := range wantUnparsed {
+			if i < len(unparsed) && unparsed[i] == u {
+				i++
+			} else if !strings.HasPrefix(u, "total ") {
+				t.Fatalf("ParseListing(%q): unparsed %q, want %q kept", text, unparsed, u)
+			}
+		}
+		if i != len(unparsed) {
+			t.Fatalf("ParseListing(%q): unparsed %q, line by line %q", text, unparsed, wantUnparsed)
+		}
+	})
 }

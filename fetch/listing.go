@@ -29,7 +29,7 @@ type Entry struct {
 	Size int64 // bytes; -1 not given
 
 	ModTime   time.Time     // zero: not given
-	Precision time.Duration // of ModTime: time.Second (MLSD, EPLF), time.Minute ("Jan 2 12:00"), 24*time.Hour ("Jan 2 2024")
+	Precision time.Duration // of ModTime: time.Second (MLSD, EPLF; finer for an MLSD fraction), time.Minute ("Jan 2 12:00"), 24*time.Hour ("Jan 2 2024")
 
 	// Local is true when ModTime is the wall clock of the server, in a
 	// zone the listing does not name (every LIST format but EPLF):
@@ -37,7 +37,11 @@ type Entry struct {
 	// is UTC (MLSD, RFC 3659 §2.3; EPLF, whose time is a Unix time).
 	Local bool
 
-	Target string // ModeSymlink: the target where the listing gives it (ls's "name -> target", MLSD's "OS.unix=slink:target")
+	// Target is a symlink's target where the listing gives it (ls's
+	// "name -> target", MLSD's "OS.unix=slink:target"). An ls line of
+	// another type that shows "name -> target" has it split the same
+	// way, as ftputil reads it.
+	Target string
 	Line   string // the line as the server sent it, without CRLF
 }
 
@@ -67,7 +71,10 @@ func (i entryInfo) Sys() any           { return i.e }
 //     "Jan 02, 2006 15:04", "2006-01-02 15:04", "01-02 15:04",
 //     "2006.01.02", "02-jan-06" and with CJK suffixes ("1月 2日"), and
 //     "name -> target" (a name holding " -> " twice is ambiguous: the
-//     line is rejected). A "total N" line is no entry.
+//     line is rejected). A "total N" line is no entry. Also read:
+//     FileZilla's dateless "drwxr-xr-x 3 u g 512 name" (no ModTime),
+//     and Sterling Connect:Enterprise's "-C--E-----FTP B X 1 2 Jan 1
+//     12:00 name" (no permissions).
 //   - DOS/IIS lines: "01-02-06  03:04PM  <DIR>  name" or
 //     "2006-01-02  15:04  1,234 name": 2- or 4-digit years (a 2-digit
 //     year below 70 is 20xx), 12- or 24-hour times, sizes with commas.
@@ -127,6 +134,8 @@ func ParseListLine(line string, now time.Time) (Entry, bool) {
 // ls's "total N" lines are skipped; the lines that do not parse are
 // returned in unparsed, in order.
 func parseListing(text string, now time.Time) (entries []Entry, unparsed []string) {
+	// One Entry a line, allocated once: no append doubles the slice.
+	entries = make([]Entry, 0, strings.Count(text, "\n")+1)
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -245,8 +254,11 @@ func parseFacts(line string) (Entry, bool) {
 		// A fact name runs to '='; SP, TAB or ';' before it is no fact.
 		i := strings.IndexAny(s, "=; \t")
 		if i <= 0 || s[i] != '=' {
-			if nfacts == 0 && mlst && i != 0 && !strings.Contains(s, "=") {
-				// An MLST line without facts: SP, name.
+			if nfacts == 0 && mlst && i != 0 && !strings.Contains(s, "=") && !strings.Contains(s, "  ") {
+				// An entry without facts (RFC 3659 §7.2: "[ facts ] SP
+				// pathname"). A name with a run of spaces is taken for
+				// another format's columns (OS/2's " 1123  A  07-14-99
+				// ...") and rejected.
 				e.Name = s
 				break
 			}
@@ -493,6 +505,9 @@ func parseUnix(line string, now time.Time) (Entry, bool) {
 		return Entry{}, false
 	}
 	for k := 1; k < n; k++ {
+		if p := field(k - 1); p == "" || !isDigit(p[len(p)-1]) && !isDigit(p[0]) {
+			continue // no size before: no date here
+		}
 		d, ok := parseLsDate(field(k), field(k+1), field(k+2), field(k+3), now)
 		if !ok {
 			continue
@@ -528,6 +543,12 @@ func parseUnix(line string, now time.Time) (Entry, bool) {
 			e.Name = rest
 		}
 		return e, true
+	}
+	// FileZilla's dateless line: links, owner, group, size, a name
+	// of one word.
+	if n == 5 && allDigits(field(0)) && allDigits(field(3)) && f[4][1] == len(line) {
+		size, _ := parseUint(field(3))
+		return Entry{Mode: mode, Size: size, Name: field(4)}, true
 	}
 	return Entry{}, false
 }
@@ -580,6 +601,9 @@ func parsePerm(tok string) (mode fs.FileMode, links string, ok bool) {
 	if len(tok) < 10 {
 		return 0, "", false
 	}
+	if m, ok := capitalFlags(tok); ok {
+		return m, links, true
+	}
 	prefix, rwx := tok[:len(tok)-9], tok[len(tok)-9:]
 	if len(prefix) == 1 {
 		switch prefix[0] {
@@ -597,45 +621,19 @@ func parsePerm(tok string) (mode fs.FileMode, links string, ok bool) {
 			mode = fs.ModeDevice
 		case 's', 'S':
 			mode = fs.ModeSocket
-		case '?':
-			mode = fs.ModeIrregular
 		default:
-			return 0, "", false
-		}
-	} else {
-		// Go's letters, in fs.FileMode.String's order "dalTLDpSugct?".
-		for i := 0; i < len(prefix); i++ {
-			switch prefix[i] {
-			case 'd':
-				mode |= fs.ModeDir
-			case 'a':
-				mode |= fs.ModeAppend
-			case 'l':
-				mode |= fs.ModeExclusive
-			case 'T':
-				mode |= fs.ModeTemporary
-			case 'L':
-				mode |= fs.ModeSymlink
-			case 'D':
-				mode |= fs.ModeDevice
-			case 'p':
-				mode |= fs.ModeNamedPipe
-			case 'S':
-				mode |= fs.ModeSocket
-			case 'u':
-				mode |= fs.ModeSetuid
-			case 'g':
-				mode |= fs.ModeSetgid
-			case 'c':
-				mode |= fs.ModeCharDevice | fs.ModeDevice
-			case 't':
-				mode |= fs.ModeSticky
-			case '?':
-				mode |= fs.ModeIrregular
-			default:
+			if m, ok := goModeLetters(prefix); ok {
+				mode = m
+			} else {
 				return 0, "", false
 			}
 		}
+	} else {
+		m, ok := goModeLetters(prefix)
+		if !ok {
+			return 0, "", false
+		}
+		mode = m
 	}
 	for i := 0; i < 9; i++ {
 		c := rwx[i]
@@ -671,6 +669,70 @@ func parsePerm(tok string) (mode fs.FileMode, links string, ok bool) {
 		}
 	}
 	return mode, links, true
+}
+
+// goModeLetters reads the letters fs.FileMode.String puts before the
+// permissions, in its order "dalTLDpSugct?".
+func goModeLetters(prefix string) (mode fs.FileMode, ok bool) {
+	for i := 0; i < len(prefix); i++ {
+		switch prefix[i] {
+		case 'd':
+			mode |= fs.ModeDir
+		case 'a':
+			mode |= fs.ModeAppend
+		case 'l':
+			mode |= fs.ModeExclusive
+		case 'T':
+			mode |= fs.ModeTemporary
+		case 'L':
+			mode |= fs.ModeSymlink
+		case 'D':
+			mode |= fs.ModeDevice
+		case 'p':
+			mode |= fs.ModeNamedPipe
+		case 'S':
+			mode |= fs.ModeSocket
+		case 'u':
+			mode |= fs.ModeSetuid
+		case 'g':
+			mode |= fs.ModeSetgid
+		case 'c':
+			mode |= fs.ModeCharDevice | fs.ModeDevice
+		case 't':
+			mode |= fs.ModeSticky
+		case '?':
+			mode |= fs.ModeIrregular
+		default:
+			return 0, false
+		}
+	}
+	return mode, true
+}
+
+// capitalFlags reads the permission field of Sterling Connect:Enterprise
+// ("-C--E-----FTP"): a type letter, '-' or 'd', then capitals and
+// dashes that are no Unix permissions (Mode gets none).
+func capitalFlags(tok string) (fs.FileMode, bool) {
+	if tok[0] != '-' && tok[0] != 'd' {
+		return 0, false
+	}
+	upper := false
+	for i := 1; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c != '-':
+			return 0, false
+		}
+	}
+	if !upper {
+		return 0, false
+	}
+	if tok[0] == 'd' {
+		return fs.ModeDir, true
+	}
+	return 0, true
 }
 
 // lsDate is a date read from the fields of an ls line.
@@ -751,7 +813,9 @@ func parseLsDate(a, b, c, d string, now time.Time) (lsDate, bool) {
 		return dated(yy, mon, dd, 0, 0, 24*time.Hour, 1, false)
 	}
 	if x, y, ok := split2(a); ok && x >= 1 && x <= 12 {
-		return dayMonthRest(x, y, b, now, false)
+		d, ok := dayMonthRest(x, y, b, now, false)
+		d.fields = 2
+		return d, ok
 	}
 	return lsDate{}, false
 }
@@ -813,7 +877,7 @@ func nearestYear(m, d, h, mi int, now time.Time) (int, bool) {
 // case and with a trailing '.' or ','. It returns 0 for none.
 func monthOf(s string) int {
 	s = strings.TrimRight(s, ".,")
-	if len(s) < 3 {
+	if len(s) < 3 || isDigit(s[0]) {
 		return 0
 	}
 	if len(s) == 3 {
