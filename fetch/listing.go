@@ -143,17 +143,31 @@ func parseListing(text string, now time.Time) (entries []Entry, unparsed []strin
 		} else {
 			text = ""
 		}
-		line = strings.TrimSuffix(line, "\r")
-		if line == "" || isTotalLine(line) {
-			continue
-		}
-		if e, ok := ParseListLine(line, now); ok {
-			entries = append(entries, e)
-		} else {
-			unparsed = append(unparsed, line)
-		}
+		entries, unparsed = addLine(entries, unparsed, strings.TrimSuffix(line, "\r"), now)
 	}
 	return entries, unparsed
+}
+
+// parseLines parses a listing already split into lines without their
+// line ends, as parseListing does.
+func parseLines(lines []string, now time.Time) (entries []Entry, unparsed []string) {
+	entries = make([]Entry, 0, len(lines))
+	for _, line := range lines {
+		entries, unparsed = addLine(entries, unparsed, line, now)
+	}
+	return entries, unparsed
+}
+
+// addLine parses one line of a listing into entries, or keeps it in
+// unparsed; an empty line and ls's "total N" line are neither.
+func addLine(entries []Entry, unparsed []string, line string, now time.Time) ([]Entry, []string) {
+	if line == "" || isTotalLine(line) {
+		return entries, unparsed
+	}
+	if e, ok := ParseListLine(line, now); ok {
+		return append(entries, e), unparsed
+	}
+	return entries, append(unparsed, line)
 }
 
 // isTotalLine reports whether line is ls's "total N" line, which

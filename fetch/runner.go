@@ -300,6 +300,7 @@ func (rn *runner) list(resp *Response, p *ftpurl.Plan, st ftpurl.Step, fallback 
 	lines := l.lines()
 	entries, unparsed := parseLines(lines, time.Now())
 	if len(entries) == 0 {
+		entries = nil
 		if err := rn.verify(p, st, fallback); err != nil {
 			return err
 		}
@@ -348,29 +349,6 @@ func (rn *runner) listing(st ftpurl.Step, fallback bool) (*listing, *Error) {
 		return nil, rn.fail(op, line, err, fallback)
 	}
 	return l, nil
-}
-
-// parseLines parses a LIST listing's lines with [ParseListLine]: the
-// entries, and the lines that are none ("total N" lines left out).
-func parseLines(lines []string, now time.Time) (entries []Entry, unparsed []string) {
-	for _, line := range lines {
-		if e, ok := ParseListLine(line, now); ok {
-			entries = append(entries, e)
-		} else if !isTotal(line) {
-			unparsed = append(unparsed, line)
-		}
-	}
-	return entries, unparsed
-}
-
-// isTotal reports an "ls -l" summary line: "total 12".
-func isTotal(line string) bool {
-	f := strings.Fields(line)
-	if len(f) != 2 || !strings.EqualFold(f[0], "total") {
-		return false
-	}
-	_, err := strconv.ParseUint(strings.TrimRight(f[1], "kKmMgG"), 10, 64)
-	return err == nil
 }
 
 // verify checks an empty listing: vsftpd and Pure-FTPd answer "LIST
