@@ -316,7 +316,7 @@ func TestExitCodes(t *testing.T) {
 		{"NoConnection", []string{"ftp://" + closed + "/x"}, 7, "dial"},
 		{"Timeout", []string{"--timeout", "200ms", "ftp://" + silent.Addr().String() + "/x"}, 28, "deadline"},
 		{"NoURL", nil, 2, "no URL"},
-		{"TwoURLs", []string{ftpURL("a"), ftpURL("b")}, 2, "one URL"},
+		{"MoreOutputsThanURLs", []string{"-o", "x", "-O", ftpURL("text.txt")}, 2, "2 -o/-O for 1 URLs"},
 		{"UnknownFlag", []string{"--frobnicate", ftpURL("a")}, 2, "frobnicate"},
 		{"BadMethod", []string{"--method", "somecwd", ftpURL("a")}, 2, "somecwd"},
 		{"NoPasswordAndNoTerminal", []string{"ftp://" + testUser + "@" + serverAddr + "/text.txt"}, 2, "--password-file"},
