@@ -47,6 +47,11 @@ func bigFile() []byte {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		// The test binary as ftpget itself, its arguments ftpget's:
+		// see ftpgetCommand.
+		main()
+	}
 	os.Exit(func() int {
 		dir, err := os.MkdirTemp("", "ftpget-test-")
 		if err != nil {
