@@ -31,7 +31,10 @@ const (
 	textFile     = "line one\nline two\n"
 )
 
-var serverAddr string
+var (
+	serverAddr string
+	testRoot   string // the tree the server serves
+)
 
 func binaryFile() []byte {
 	b := make([]byte, 256)
@@ -58,6 +61,7 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 		defer os.RemoveAll(dir)
+		testRoot = dir
 		files := map[string][]byte{
 			"text.txt":     []byte(textFile),
 			"binary.bin":   binaryFile(),
@@ -91,6 +95,7 @@ func TestMain(m *testing.M) {
 type driver struct {
 	root     string
 	settings *ftpserver.Settings
+	tls      *tls.Config // nil: AUTH TLS is refused
 }
 
 func (d *driver) GetSettings() (*ftpserver.Settings, error) { return d.settings, nil }
@@ -104,7 +109,12 @@ func (d *driver) AuthUser(_ ftpserver.ClientContext, user, pass string) (ftpserv
 	}
 	return nil, errors.New("login refused")
 }
-func (d *driver) GetTLSConfig() (*tls.Config, error) { return nil, errors.New("no TLS") }
+func (d *driver) GetTLSConfig() (*tls.Config, error) {
+	if d.tls == nil {
+		return nil, errors.New("no TLS")
+	}
+	return d.tls, nil
+}
 
 func ftpURL(path string) string { return "ftp://" + serverAddr + "/" + path }
 
