@@ -285,7 +285,9 @@ func TestListing(t *testing.T) {
 
 // The exit statuses are curl's (curl(1), EXIT CODES) where one fits,
 // as the command's doc lists them: 3 a bad URL, 7 no connection, 28 a
-// timeout, 67 a refused login, 78 nothing at the URL, 2 a usage error.
+// timeout, 67 a refused login, 78 nothing at the URL, 2 a usage error;
+// each message is one line (issue 25, point 5), and a deadline reads as
+// one.
 func TestExitCodes(t *testing.T) {
 	wrong := url.UserPassword(testUser, "wrong").String()
 	closed := func() string {
@@ -329,7 +331,7 @@ func TestExitCodes(t *testing.T) {
 		{"BadPort", []string{"ftp://h:99999/"}, 3, "port"},
 		{"ControlCharacter", []string{ftpURL("a%0Db")}, 3, "ftpurl"},
 		{"NoConnection", []string{"ftp://" + closed + "/x"}, 7, "dial"},
-		{"Timeout", []string{"--timeout", "200ms", "ftp://" + silent.Addr().String() + "/x"}, 28, "deadline"},
+		{"Timeout", []string{"--timeout", "200ms", "ftp://" + silent.Addr().String() + "/x"}, 28, "context deadline exceeded"},
 		{"NoURL", nil, 2, "no URL"},
 		{"MoreOutputsThanURLs", []string{"-o", "x", "-O", ftpURL("text.txt")}, 2, "2 -o/-O for 1 URLs"},
 		{"UnknownFlag", []string{"--frobnicate", ftpURL("a")}, 2, "frobnicate"},
@@ -341,6 +343,11 @@ func TestExitCodes(t *testing.T) {
 			r := runIn(t, "", c.args...)
 			if r.code != c.code || !strings.Contains(r.stderr, c.msg) || r.stdout != "" {
 				t.Errorf("ftpget %q: exit %d, stderr %q, stdout %q; want exit %d, %q in stderr", c.args, r.code, r.stderr, clip(r.stdout), c.code, c.msg)
+			}
+			// Issue 25, point 5: one line, no line break inside,
+			// escaped or not.
+			if strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") || strings.Contains(r.stderr, `\n`) || strings.Contains(r.stderr, "\r") {
+				t.Errorf("stderr %q, want one line", r.stderr)
 			}
 			if strings.Contains(r.stderr, "wrong") {
 				t.Errorf("stderr shows the password: %q", r.stderr)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -264,3 +265,58 @@ func TestResumeTypeAIsRefusedInFlagTerms(t *testing.T) {
 	}
 	runIn(t, "", "-C", "3", ftpURL("text.txt;type=i")).want(t, 0, textFile[3:])
 }
+
+// TestResumePastTheEndOnPyftpdlib: the same on a real server:
+// pyftpdlib takes "REST N" past the end and refuses the RETR after it
+// with 554 (RFC 3659 §5.4). Skipped where /usr/bin/python3 has no pyftpdlib,
+// except in CI (CI=true), where a missing server fails.
+func TestResumePastTheEndOnPyftpdlib(t *testing.T) {
+	if err := exec.Command(pyftpdlibPython, "-c", "import pyftpdlib").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("pyftpdlib: %v", err)
+		}
+		t.Skipf("no pyftpdlib: %v", err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_, port, _ := net.SplitHostPort(addr)
+	l.Close()
+	cmd := exec.Command(pyftpdlibPython, "-m", "pyftpdlib", "-i", "127.0.0.1", "-p", port, "-d", testRoot)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("pyftpdlib did not start")
+		}
+	}
+	name := filepath.Join(t.TempDir(), "binary.bin")
+	longer := append(binaryFile(), "more"...)
+	writeFile(t, name, longer, 0o644)
+	r := runIn(t, "", "-C", "-", "-o", name, "ftp://"+addr+"/binary.bin")
+	r.want(t, 36, "")
+	if !strings.HasPrefix(r.stderr, "ftpget: -C: ") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr %q, want one line about -C", r.stderr)
+	}
+	if got := readFile(t, name); got != string(longer) {
+		t.Errorf("a refused resume changed the file: %d bytes", len(got))
+	}
+	// A resume within the file works there.
+	writeFile(t, name, binaryFile()[:100], 0o644)
+	runIn(t, "", "-C", "-", "-o", name, "ftp://"+addr+"/binary.bin").want(t, 0, "")
+	if got := readFile(t, name); got != string(binaryFile()) {
+		t.Errorf("-C - on pyftpdlib: %d bytes", len(got))
+	}
+}
+
+// pyftpdlibPython is Debian's python3, which python3-pyftpdlib serves
+// (as fetch's servers_test.go starts it).
+const pyftpdlibPython = "/usr/bin/python3"
