@@ -97,8 +97,14 @@ func (g *getter) writeFailed(err error) int {
 }
 
 // errBinary is curl's refusal of binary output to a terminal (curl's
-// tool_cb_wrt.c; "--output -" is "-o -" here).
-var errBinary = errors.New(`Binary output can mess up your terminal. Use "-o -" to tell ftpget to output it to your terminal anyway, or consider "-o FILE" to save to a file.`)
+// tool_cb_wrt.c; "--output -" is "-o -" here), with curl's words.
+var errBinary error = binaryError{}
+
+type binaryError struct{}
+
+func (binaryError) Error() string {
+	return `Binary output can mess up your terminal. Use "-o -" to tell ftpget to output it to your terminal anyway, or consider "-o FILE" to save to a file.`
+}
 
 // A terminalGuard stands between the file and a terminal: it refuses
 // binary data, as curl does, so that a binary file does not reach a
