@@ -1,17 +1,22 @@
-// Command ftpget fetches what one ftp URL names, as curl does: a file
-// to standard output or to a file, a listing as its lines, or, with -I,
+// Command ftpget fetches what ftp URLs name, as curl does: a file to
+// standard output or to a file, a listing as its lines, or, with -I,
 // what the server says of the name.
 //
 // Usage:
 //
-//	ftpget [flags] URL
+//	ftpget [flags] URL...
 //
-// Flags may come before or after the URL; "--" ends them.
+// Flags may come before or after the URLs; "--" ends them. Each -o or
+// -O goes with one URL, in order, as curl pairs them: the first -o or
+// -O with the first URL, the second with the second, wherever they
+// stand; a URL without one goes to standard output.
 //
-//	-o FILE             write to FILE instead of standard output
-//	-O                  write to the URL's last segment, in the current
-//	                    directory (refused unless it is a plain local
-//	                    name: filepath.IsLocal, no separator)
+//	-o FILE             write the URL's file to FILE ("-": standard
+//	                    output, binary or not)
+//	-O                  write it to the URL's last segment, in the
+//	                    current directory (refused unless it is a plain
+//	                    local name: filepath.IsLocal, no separator)
+//	--remote-name-all   -O for every URL without -o or -O
 //	-C -                resume: start at the size of the -o/-O file and
 //	                    append to it (REST, RFC 3659 §5)
 //	-C N                start at byte N, appending to the output
@@ -21,37 +26,65 @@
 //	                    ("-": standard input); without it ftpget asks on
 //	                    the terminal, without echo (RFC 1738 §3.2.1)
 //	--tls               secure an ftp:// URL with AUTH TLS (RFC 4217)
+//	--cacert FILE       verify the server's certificate against the PEM
+//	                    certificates in FILE instead of the system's
 //	-k, --insecure      do not verify the server's TLS certificate
+//	--proxy URL         connect through the SOCKS5 proxy URL
+//	                    (socks5://, socks5h://; "": none), see below
+//	--noproxy LIST      hosts to reach without the proxy, as NO_PROXY
 //	--method M          multicwd (default), singlecwd or nocwd
 //	--absolute          read the path from the root, not the login
 //	                    directory
-//	--timeout D         limit the whole fetch to D (as 30s, 2m)
+//	--timeout D         limit each fetch to D (as 30s, 2m)
 //	-h, --help          print this help
+//
+// Standard output that is a terminal gets no binary file (one holding
+// a NUL byte, or not UTF-8 at its start): ftpget refuses, with curl's
+// message and exit status 23, unless "-o -" asks for it.
 //
 // A progress bar is drawn on standard error when it is a terminal and
 // a file is fetched (not when the file goes to standard output that is
-// a terminal too).
+// a terminal too). It shows what has been written to the output, out
+// of the whole file (a resumed file starts at its offset), and is
+// drawn again every half second while nothing arrives.
 //
-// Exit statuses, as curl's where one fits:
+// Proxies, as curl's: --proxy, else ftp_proxy (FTP_PROXY; ftps_proxy
+// for an ftps:// URL), else all_proxy (ALL_PROXY); no_proxy (NO_PROXY)
+// or --noproxy lists the hosts to reach directly ("*": all). Only
+// SOCKS5 proxies are taken (RFC 1928): socks5:// resolves the host
+// name here and hands the proxy its address, socks5h:// hands the
+// proxy the name. Every connection, control and data, goes through
+// the proxy. An http:// or other proxy is refused (exit 5), never
+// ignored.
+//
+// Exit statuses, as curl's where one fits (curl(1), EXIT CODES). With
+// several URLs, ftpget fetches each in turn and exits with the status
+// of the last one, as curl does (a usage error stops at once):
 //
 //	0   done
 //	1   another failure
 //	2   a usage error (a flag, no URL, no way to get a password)
 //	3   the URL is not a valid ftp URL (or its plan is refused)
+//	5   the proxy is not one ftpget takes, or its name does not resolve
 //	6   the host name does not resolve
-//	7   no connection to the server
+//	7   no connection to the server (or to the proxy)
 //	18  partial file: the transfer ended before the file did
-//	23  the output could not be written, or -O has no safe name
+//	23  the output could not be written (a closed pipe too), -O has no
+//	    safe name, or a binary file would go to a terminal
 //	28  timeout (--timeout, or the server stalled)
-//	36  -C: the output is larger than the remote file, or the URL
-//	    names a directory
+//	36  -C: the output is larger than the remote file, the server
+//	    refused the offset, the URL names a directory, or ;type=a
+//	60  the server's TLS certificate does not verify
 //	67  the server refused the login (530)
+//	77  --cacert: the file cannot be read or holds no certificate
 //	78  the URL names nothing on the server (550)
+//	97  the SOCKS5 proxy refused or failed the connection
 package main
 
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -60,19 +93,23 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/ftpurl/ftpurl"
 	"github.com/ftpurl/ftpurl/fetch"
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
 func main() {
+	// A closed pipe on standard output is a write error (EPIPE), exit
+	// 23 as curl's, not a death by SIGPIPE: with the signal ignored,
+	// the runtime returns EPIPE from the write (os/signal, "SIGPIPE").
+	signal.Ignore(syscall.SIGPIPE)
 	// The terminal to ask a password on: the controlling terminal, or
 	// standard input when it is one.
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
@@ -87,82 +124,134 @@ func main() {
 
 // Exit statuses.
 const (
-	exitOK        = 0
-	exitFailed    = 1
-	exitUsage     = 2
-	exitURL       = 3
-	exitResolve   = 6
-	exitConnect   = 7
-	exitPartial   = 18
-	exitWrite     = 23
-	exitTimeout   = 28
-	exitResume    = 36
-	exitLogin     = 67
-	exitNotFound  = 78
-	resumeFromEnd = -1 // -C -
+	exitOK         = 0
+	exitFailed     = 1
+	exitUsage      = 2
+	exitURL        = 3
+	exitProxy      = 5
+	exitResolve    = 6
+	exitConnect    = 7
+	exitPartial    = 18
+	exitWrite      = 23
+	exitTimeout    = 28
+	exitResume     = 36
+	exitCert       = 60
+	exitLogin      = 67
+	exitCACert     = 77
+	exitNotFound   = 78
+	exitProxyError = 97
+	resumeFromEnd  = -1 // -C -
 )
 
-const usage = `Usage: ftpget [flags] URL
+const usage = `Usage: ftpget [flags] URL...
 
-Fetches what an ftp URL names: a file to standard output (or -o, -O), a
+Fetches what ftp URLs name: a file to standard output (or -o, -O), a
 listing as its lines, or with -I what the server says of the name.
-Flags may come before or after the URL.
+Flags may come before or after the URLs; each -o or -O goes with one
+URL, in order, as curl pairs them.
 
-  -o FILE             write to FILE instead of standard output
-  -O                  write to the URL's file name, in this directory
+  -o FILE             write the next URL's file to FILE ("-": stdout)
+  -O                  write the next URL's file to its name, here
+  --remote-name-all   -O for every URL without -o or -O
   -C -                resume: start at the size of the -o/-O file, append
   -C N                start at byte N, appending to the output
   -I                  print the type, size and time of the name
   --password-file F   the password for a URL with a user and none ("-":
                       standard input); else it is asked on the terminal
   --tls               secure an ftp:// URL with AUTH TLS (RFC 4217)
+  --cacert FILE       verify TLS certificates against the PEM FILE
   -k, --insecure      do not verify the server's TLS certificate
+  --proxy URL         through a SOCKS5 proxy: socks5://HOST[:PORT]
+                      (name resolved here) or socks5h:// (by the proxy);
+                      else ftp_proxy or ALL_PROXY; "" for none
+  --noproxy LIST      hosts reached without the proxy (as NO_PROXY)
   --method M          multicwd (default), singlecwd or nocwd
   --absolute          read the path from the root, not the login directory
-  --timeout D         limit the whole fetch to D (30s, 2m)
+  --timeout D         limit each fetch to D (30s, 2m)
   -h, --help          print this help
 
-Exit statuses: 0 done, 1 other failure, 2 usage, 3 bad URL, 6 unknown
-host, 7 no connection, 18 partial file, 23 write error, 28 timeout, 36
-cannot resume, 67 login refused, 78 not found.
+Exit statuses (the last URL's): 0 done, 1 other failure, 2 usage, 3 bad
+URL, 5 unusable proxy, 6 unknown host, 7 no connection, 18 partial file,
+23 write error, 28 timeout, 36 cannot resume, 60 certificate not
+verified, 67 login refused, 77 bad --cacert, 78 not found, 97 proxy
+refused.
 `
 
 // options are what the flags say.
 type options struct {
-	url          string
-	output       string
-	remoteName   bool
-	resume       int64 // resumeFromEnd, or a byte offset
-	head         bool
-	passwordFile string
-	tls          bool
-	insecure     bool
-	method       ftpurl.Method
-	absolute     bool
-	timeout      time.Duration
+	transfers     []transfer
+	resume        int64 // resumeFromEnd, or a byte offset
+	resumeSet     bool
+	head          bool
+	passwordFile  string
+	tls           bool
+	cacert        string
+	insecure      bool
+	proxy         string
+	proxySet      bool
+	noProxy       string
+	noProxySet    bool
+	method        ftpurl.Method
+	absolute      bool
+	timeout       time.Duration
+	remoteNameAll bool
 }
 
-// parseArgs reads the flags and the URL, in any order. It returns nil
+// A transfer is one URL and where its file goes.
+type transfer struct {
+	url        string
+	output     string // -o; "-" is standard output
+	remoteName bool   // -O
+}
+
+// An outputFlag is one -o or -O, in the order given.
+type outputFlag struct {
+	name       string
+	remoteName bool
+}
+
+// parseArgs reads the flags and the URLs, in any order. It returns nil
 // and the exit status when there is nothing to fetch.
 func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	o := &options{}
 	var resume string
+	var outputs []outputFlag
 	set := flag.NewFlagSet("ftpget", flag.ContinueOnError)
 	set.SetOutput(io.Discard)
-	set.StringVar(&o.output, "o", "", "")
-	set.BoolVar(&o.remoteName, "O", false, "")
-	set.StringVar(&resume, "C", "", "")
+	addOutput := func(name string) error {
+		if name == "" {
+			return errors.New("an empty file name")
+		}
+		outputs = append(outputs, outputFlag{name: name})
+		return nil
+	}
+	addRemote := func(string) error {
+		outputs = append(outputs, outputFlag{remoteName: true})
+		return nil
+	}
+	set.Func("o", "", addOutput)
+	set.Func("output", "", addOutput)
+	set.BoolFunc("O", "", addRemote)
+	set.BoolFunc("remote-name", "", addRemote)
+	set.BoolVar(&o.remoteNameAll, "remote-name-all", false, "")
+	set.Func("C", "", func(s string) error { resume = s; o.resumeSet = true; return nil })
+	set.Func("continue-at", "", func(s string) error { resume = s; o.resumeSet = true; return nil })
 	set.BoolVar(&o.head, "I", false, "")
+	set.BoolVar(&o.head, "head", false, "")
 	set.StringVar(&o.passwordFile, "password-file", "", "")
 	set.BoolVar(&o.tls, "tls", false, "")
+	set.StringVar(&o.cacert, "cacert", "", "")
 	set.BoolVar(&o.insecure, "k", false, "")
 	set.BoolVar(&o.insecure, "insecure", false, "")
+	set.Func("proxy", "", func(s string) error { o.proxy, o.proxySet = s, true; return nil })
+	set.Func("x", "", func(s string) error { o.proxy, o.proxySet = s, true; return nil })
+	set.Func("noproxy", "", func(s string) error { o.noProxy, o.noProxySet = s, true; return nil })
 	set.TextVar(&o.method, "method", ftpurl.MultiCWD, "")
 	set.BoolVar(&o.absolute, "absolute", false, "")
 	set.DurationVar(&o.timeout, "timeout", 0, "")
 
 	fail := func(msg string) (*options, int) {
-		fmt.Fprintf(stderr, "ftpget: %s\nTry 'ftpget -h'.\n", msg)
+		fmt.Fprintf(stderr, "ftpget: %s; try 'ftpget -h'\n", oneLine(msg))
 		return nil, exitUsage
 	}
 	var urls []string
@@ -188,19 +277,28 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	switch {
 	case len(urls) == 0:
 		return fail("no URL")
-	case len(urls) > 1:
-		return fail(fmt.Sprintf("one URL at a time, not %d", len(urls)))
-	case o.output != "" && o.remoteName:
-		return fail("-o and -O: give one of them")
+	case len(outputs) > len(urls):
+		return fail(fmt.Sprintf("%d -o/-O for %d URLs: each -o or -O goes with one URL, in order", len(outputs), len(urls)))
 	case o.timeout < 0:
 		return fail("--timeout must not be negative")
 	}
-	o.url = urls[0]
+	for i, u := range urls {
+		t := transfer{url: u, remoteName: o.remoteNameAll}
+		if i < len(outputs) {
+			t.output, t.remoteName = outputs[i].name, outputs[i].remoteName
+		}
+		o.transfers = append(o.transfers, t)
+	}
 	switch resume {
 	case "":
+		if o.resumeSet {
+			return fail("-C takes - or a byte offset, not \"\"")
+		}
 	case "-":
-		if o.output == "" && !o.remoteName {
-			return fail("-C - resumes the file of -o or -O: give one of them")
+		for _, t := range o.transfers {
+			if t.output == "" && !t.remoteName || t.output == "-" {
+				return fail("-C - resumes the file of -o or -O: give one for " + t.url)
+			}
 		}
 		o.resume = resumeFromEnd
 	default:
@@ -210,7 +308,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 		}
 		o.resume = n
 	}
-	if o.head && resume != "" {
+	if o.head && o.resumeSet {
 		return fail("-C does not go with -I")
 	}
 	return o, exitOK
@@ -224,17 +322,131 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, tty *os.File)
 	if o == nil {
 		return code
 	}
-	g := &getter{o: o, stdin: stdin, stdout: stdout, stderr: stderr, tty: tty}
-	return g.get()
+	c := &command{o: o, stdin: stdin, stdout: stdout, stderr: stderr, tty: tty,
+		clients: map[string]*fetch.Client{}, passwords: map[string]string{}}
+	defer c.closeClients()
+	if o.passwordFile != "" {
+		pw, err := c.readPasswordFile()
+		if err != nil {
+			c.printf("%v", err)
+			return exitUsage
+		}
+		c.password = &pw
+	}
+	if code := c.loadCACert(); code != exitOK {
+		return code
+	}
+	for _, t := range o.transfers {
+		g := &getter{command: c, t: t}
+		code = g.get()
+		if code == exitUsage || c.outputGone {
+			break
+		}
+	}
+	return code
 }
 
-// A getter runs one fetch.
-type getter struct {
+// A command is one run of ftpget: what its transfers share.
+type command struct {
 	o      *options
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 	tty    *os.File
+
+	roots      *x509.CertPool           // --cacert; nil: the system's
+	clients    map[string]*fetch.Client // by proxy ("": direct)
+	password   *string                  // --password-file
+	passwords  map[string]string        // asked, by user@address
+	outputGone bool                     // standard output's reader left
+}
+
+// printf prints one message on one line.
+func (c *command) printf(format string, args ...any) {
+	fmt.Fprintf(c.stderr, "ftpget: %s\n", oneLine(fmt.Sprintf(format, args...)))
+}
+
+// oneLine makes s one line: a message never holds a line break.
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.ReplaceAll(s, "\n", "; ")
+}
+
+// loadCACert reads --cacert.
+func (c *command) loadCACert() int {
+	if c.o.cacert == "" {
+		return exitOK
+	}
+	b, err := os.ReadFile(c.o.cacert)
+	if err != nil {
+		c.printf("--cacert: %v", err)
+		return exitCACert
+	}
+	c.roots = x509.NewCertPool()
+	if !c.roots.AppendCertsFromPEM(b) {
+		c.printf("--cacert %s: no PEM certificate in the file", c.o.cacert)
+		return exitCACert
+	}
+	return exitOK
+}
+
+// client returns the Client for u: one per proxy, so that URLs of one
+// server share its sessions.
+func (c *command) client(u *ftpurl.URL) (*fetch.Client, error) {
+	scheme := u.Scheme
+	if scheme == "" {
+		scheme = "ftp"
+	}
+	raw, from := c.o.proxyFor(scheme, u.Host, getenv)
+	if cl, ok := c.clients[raw]; ok {
+		return cl, nil
+	}
+	cl := &fetch.Client{}
+	if c.o.insecure {
+		cl.TLSConfig = &tls.Config{InsecureSkipVerify: true}
+	} else if c.roots != nil {
+		cl.TLSConfig = &tls.Config{RootCAs: c.roots}
+	}
+	if raw != "" {
+		dial, err := newProxyDialer(raw, from)
+		if err != nil {
+			return nil, err
+		}
+		cl.DialContext = dial
+	}
+	c.clients[raw] = cl
+	return cl, nil
+}
+
+// closeClients ends every session (QUIT).
+func (c *command) closeClients() {
+	for _, cl := range c.clients {
+		cl.CloseIdleConnections()
+	}
+}
+
+// readPasswordFile reads --password-file: its content without one
+// final line end.
+func (c *command) readPasswordFile() (string, error) {
+	var b []byte
+	var err error
+	if c.o.passwordFile == "-" {
+		b, err = io.ReadAll(c.stdin)
+	} else {
+		b, err = os.ReadFile(c.o.passwordFile)
+	}
+	if err != nil {
+		return "", fmt.Errorf("--password-file: %w", err)
+	}
+	s := strings.TrimSuffix(string(b), "\n")
+	return strings.TrimSuffix(s, "\r"), nil
+}
+
+// A getter runs the fetch of one URL.
+type getter struct {
+	*command
+	t      transfer
 	client *fetch.Client
 	u      *ftpurl.URL
 	name   string // the output file; "": standard output
@@ -243,24 +455,31 @@ type getter struct {
 
 // fail prints err and returns its exit status.
 func (g *getter) fail(err error, reading bool) int {
-	fmt.Fprintf(g.stderr, "ftpget: %v\n", err)
+	g.printf("%v", err)
 	return exitCode(err, reading)
 }
 
-// exitCode is curl's exit status for err. reading tells an error of
-// the transfer from one of Open.
+// exitCode is curl's exit status for err (curl(1), EXIT CODES).
+// reading tells an error of the transfer from one of Open.
 func exitCode(err error, reading bool) int {
 	var ue *ftpurl.Error
 	var pe *promptError
 	var fe *fetch.Error
 	var dns *net.DNSError
 	var ne interface{ Timeout() bool }
+	var pse *proxySetupError
+	var pxe *proxyError
+	var pce *proxyConnectError
 	isFetch := errors.As(err, &fe)
 	switch {
 	case errors.As(err, &pe):
 		return exitUsage
 	case errors.As(err, &ue):
 		return exitURL
+	case errors.As(err, &pse):
+		return exitProxy
+	case isCertificateError(err):
+		return exitCert
 	case errors.Is(err, fetch.ErrNotFound):
 		return exitNotFound
 	case isFetch && fe.Code == 530:
@@ -269,6 +488,13 @@ func exitCode(err error, reading bool) int {
 		return exitTimeout
 	case reading && errors.Is(err, io.ErrUnexpectedEOF):
 		return exitPartial
+	case errors.As(err, &pce):
+		if errors.As(err, &dns) {
+			return exitProxy
+		}
+		return exitConnect
+	case errors.As(err, &pxe):
+		return exitProxyError
 	case errors.As(err, &dns):
 		return exitResolve
 	case isFetch && fe.Op == "dial" && fe.Code == 0:
@@ -277,20 +503,30 @@ func exitCode(err error, reading bool) int {
 	return exitFailed
 }
 
+// isCertificateError reports whether err is a TLS certificate that
+// did not verify: curl's exit 60 (CURLE_PEER_FAILED_VERIFICATION),
+// whether the handshake was of ftps:// or of AUTH TLS.
+func isCertificateError(err error) bool {
+	var cv *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	return errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &he) || errors.As(err, &ci)
+}
+
 func (g *getter) get() int {
 	o := g.o
-	u, err := ftpurl.Parse(o.url)
+	u, err := ftpurl.Parse(g.t.url)
 	if err != nil {
 		return g.fail(err, false)
 	}
 	g.u = u
 	if g.name, err = g.outputName(); err != nil {
-		fmt.Fprintf(g.stderr, "ftpget: %v\n", err)
+		g.printf("%v", err)
 		return exitWrite
 	}
-	g.client = &fetch.Client{IdleTimeout: -1} // one fetch: QUIT at the end
-	if o.insecure {
-		g.client.TLSConfig = &tls.Config{InsecureSkipVerify: true}
+	if g.client, err = g.command.client(u); err != nil {
+		return g.fail(err, false)
 	}
 	g.opts = []fetch.Option{fetch.WithMethod(o.method), fetch.WithTimeout(o.timeout)}
 	if o.tls {
@@ -299,35 +535,17 @@ func (g *getter) get() int {
 	if o.absolute {
 		g.opts = append(g.opts, fetch.WithAbsolutePaths())
 	}
-	if o.passwordFile != "" {
-		pw, err := g.readPasswordFile()
-		if err != nil {
-			fmt.Fprintf(g.stderr, "ftpget: %v\n", err)
-			return exitUsage
+	if g.password != nil {
+		g.opts = append(g.opts, fetch.WithPassword(*g.password))
+	} else if u.User != nil {
+		if pw, ok := g.passwords[u.User.Username()+"@"+u.Address()]; ok {
+			g.opts = append(g.opts, fetch.WithPassword(pw))
 		}
-		g.opts = append(g.opts, fetch.WithPassword(pw))
 	}
 	if o.head {
 		return g.head()
 	}
 	return g.fetch()
-}
-
-// readPasswordFile reads --password-file: its content without one
-// final line end.
-func (g *getter) readPasswordFile() (string, error) {
-	var b []byte
-	var err error
-	if g.o.passwordFile == "-" {
-		b, err = io.ReadAll(g.stdin)
-	} else {
-		b, err = os.ReadFile(g.o.passwordFile)
-	}
-	if err != nil {
-		return "", fmt.Errorf("--password-file: %w", err)
-	}
-	s := strings.TrimSuffix(string(b), "\n")
-	return strings.TrimSuffix(s, "\r"), nil
 }
 
 // login runs try with the options; when the URL has a user and no
@@ -343,6 +561,7 @@ func (g *getter) login(try func(opts []fetch.Option) error) error {
 	if err != nil {
 		return &promptError{err}
 	}
+	g.passwords[g.u.User.Username()+"@"+g.u.Address()] = pw
 	g.opts = append(g.opts, fetch.WithPassword(pw))
 	return try(g.opts)
 }
@@ -376,7 +595,7 @@ func (g *getter) askPassword() (string, error) {
 func (g *getter) head() int {
 	var fi fs.FileInfo
 	err := g.login(func(opts []fetch.Option) (err error) {
-		fi, err = g.client.Stat(context.Background(), g.o.url, opts...)
+		fi, err = g.client.Stat(context.Background(), g.t.url, opts...)
 		return err
 	})
 	if err != nil {
@@ -397,70 +616,6 @@ func (g *getter) head() int {
 	return g.writeText(b.String())
 }
 
-// outputName is the file that -o or -O names; "" for standard output.
-func (g *getter) outputName() (string, error) {
-	if g.o.output != "" {
-		return g.o.output, nil
-	}
-	if !g.o.remoteName {
-		return "", nil
-	}
-	name := g.u.Name
-	switch {
-	case name == "":
-		return "", errors.New("-O: the URL names no file (its path ends with /)")
-	case name == "." || !filepath.IsLocal(name) || filepath.Base(name) != name || strings.ContainsRune(name, '/'):
-		return "", fmt.Errorf("-O: the URL's name %q is not a plain local file name", name)
-	}
-	return name, nil
-}
-
-// openOutput opens where the output goes: standard output, or the file
-// writeText writes text (Stat's lines, a listing) to the output and
-// returns the exit status.
-func (g *getter) writeText(text string) int {
-	w, code := g.openOutput(false)
-	if w == nil {
-		return code
-	}
-	if _, err := io.WriteString(w, text); err != nil {
-		return g.writeFailed(err)
-	}
-	return g.closeOutput(w)
-}
-
-// (appending when resuming).
-func (g *getter) openOutput(appending bool) (io.Writer, int) {
-	name := g.name
-	if name == "" {
-		return g.stdout, exitOK
-	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	if appending {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	}
-	f, err := os.OpenFile(name, flags, 0o666)
-	if err != nil {
-		fmt.Fprintf(g.stderr, "ftpget: %v\n", err)
-		return nil, exitWrite
-	}
-	return f, exitOK
-}
-
-func (g *getter) closeOutput(w io.Writer) int {
-	if f, ok := w.(*os.File); ok && w != g.stdout {
-		if err := f.Close(); err != nil {
-			return g.writeFailed(err)
-		}
-	}
-	return exitOK
-}
-
-func (g *getter) writeFailed(err error) int {
-	fmt.Fprintf(g.stderr, "ftpget: writing the output: %v\n", err)
-	return exitWrite
-}
-
 // fetch fetches the file or the listing.
 func (g *getter) fetch() int {
 	o := g.o
@@ -471,19 +626,31 @@ func (g *getter) fetch() int {
 		case err == nil:
 			offset = fi.Size()
 		case !errors.Is(err, fs.ErrNotExist):
-			fmt.Fprintf(g.stderr, "ftpget: -C -: %v\n", err)
+			g.printf("-C -: %v", err)
 			return exitWrite
 		}
+	}
+	// An offset counts the file's bytes: TYPE I only (RFC 3659 §5.1).
+	if offset > 0 && g.u.Type != ftpurl.TypeNone && g.u.Type != 'i' && g.u.Type != 'd' {
+		g.printf("-C: cannot resume %s: its ;type=%c transfers other bytes than the file holds, so an offset does not count them (RFC 3659 §5.1)", g.u.Redacted(), rune(g.u.Type))
+		return exitResume
 	}
 	var resp *fetch.Response
 	err := g.login(func(opts []fetch.Option) (err error) {
 		if offset > 0 {
 			opts = append(opts[:len(opts):len(opts)], fetch.WithOffset(offset))
 		}
-		resp, err = g.client.Open(context.Background(), o.url, opts...)
+		resp, err = g.client.Open(context.Background(), g.t.url, opts...)
 		return err
 	})
 	if err != nil {
+		var fe *fetch.Error
+		if offset > 0 && errors.As(err, &fe) && (fe.Op == "rest" && fe.Code != 0 || fe.Code == 554) {
+			// RFC 3659 §5.4: "554 Requested action not taken: invalid
+			// REST parameter", on REST or on the RETR after it.
+			g.printf("-C: the server refused to start at byte %d: %v", offset, err)
+			return exitResume
+		}
 		return g.fail(err, false)
 	}
 	defer resp.Close()
@@ -491,7 +658,7 @@ func (g *getter) fetch() int {
 	resuming := o.resume != 0
 	if resp.Action != ftpurl.Retrieve {
 		if resuming && offset > 0 {
-			fmt.Fprintf(g.stderr, "ftpget: cannot resume: %s is a directory listing\n", resp.URL)
+			g.printf("-C: cannot resume: %s is a directory listing", resp.URL)
 			return exitResume
 		}
 		lines := resp.Lines
@@ -506,7 +673,7 @@ func (g *getter) fetch() int {
 		return g.writeText(b.String())
 	}
 	if offset > 0 && resp.Size >= 0 && offset > resp.Size {
-		fmt.Fprintf(g.stderr, "ftpget: cannot resume: the output has %d bytes, the file on the server %d\n", offset, resp.Size)
+		g.printf("-C: cannot resume: the output has %d bytes, the file on the server %d", offset, resp.Size)
 		return exitResume
 	}
 
@@ -514,80 +681,21 @@ func (g *getter) fetch() int {
 	if w == nil {
 		return code
 	}
-	src := &readErr{r: resp}
-	var r io.Reader = src
-	bar := g.progressBar(w, resp, offset)
+	bar := g.progressBar(w, resp.Size, offset)
+	cw := &countingWriter{w: w, bar: bar}
+	_, err = io.Copy(cw, resp)
 	if bar != nil {
-		r = io.TeeReader(src, bar)
-	}
-	_, err = io.Copy(w, r)
-	if bar != nil {
-		if err == nil {
-			bar.Finish()
-		} else {
-			bar.Exit()
-			io.WriteString(g.stderr, "\n")
-		}
+		bar.End(err == nil)
 	}
 	switch {
-	case src.err != nil:
+	case err != nil && cw.err != nil:
 		g.closeOutput(w)
-		return g.fail(src.err, true)
+		return g.writeFailed(cw.err)
 	case err != nil:
 		g.closeOutput(w)
-		return g.writeFailed(err)
+		return g.fail(err, true)
 	}
 	return g.closeOutput(w)
-}
-
-// readErr notes the error of the transfer, to tell it from a write
-// error.
-type readErr struct {
-	r   io.Reader
-	err error
-}
-
-func (r *readErr) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	if err != nil && err != io.EOF {
-		r.err = err
-	}
-	return n, err
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// progressBar returns a bar on standard error when it is a terminal
-// and the file does not go to that terminal too; nil otherwise.
-func (g *getter) progressBar(w io.Writer, resp *fetch.Response, offset int64) *progressbar.ProgressBar {
-	if !isTerminal(g.stderr) || w == g.stdout && isTerminal(g.stdout) {
-		return nil
-	}
-	total := int64(-1)
-	if resp.Size >= 0 {
-		total = resp.Size - offset
-	}
-	desc := g.u.Name
-	if n := []rune(desc); len(n) > 30 {
-		desc = string(n[:29]) + "…"
-	}
-	return progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(g.stderr),
-		progressbar.OptionSetDescription(printable(desc)),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionShowTotalBytes(true),
-		progressbar.OptionSetWidth(10),
-		progressbar.OptionThrottle(65*time.Millisecond),
-		progressbar.OptionShowCount(),
-		progressbar.OptionOnCompletion(func() { io.WriteString(g.stderr, "\n") }),
-		progressbar.OptionSpinnerType(14),
-		progressbar.OptionFullWidth(),
-		progressbar.OptionSetRenderBlankState(true),
-	)
 }
 
 // printable replaces what a terminal would not show as text.

@@ -31,7 +31,10 @@ const (
 	textFile     = "line one\nline two\n"
 )
 
-var serverAddr string
+var (
+	serverAddr string
+	testRoot   string // the tree the server serves
+)
 
 func binaryFile() []byte {
 	b := make([]byte, 256)
@@ -47,12 +50,18 @@ func bigFile() []byte {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		// The test binary as ftpget itself, its arguments ftpget's:
+		// see ftpgetCommand.
+		main()
+	}
 	os.Exit(func() int {
 		dir, err := os.MkdirTemp("", "ftpget-test-")
 		if err != nil {
 			panic(err)
 		}
 		defer os.RemoveAll(dir)
+		testRoot = dir
 		files := map[string][]byte{
 			"text.txt":     []byte(textFile),
 			"binary.bin":   binaryFile(),
@@ -86,6 +95,7 @@ func TestMain(m *testing.M) {
 type driver struct {
 	root     string
 	settings *ftpserver.Settings
+	tls      *tls.Config // nil: AUTH TLS is refused
 }
 
 func (d *driver) GetSettings() (*ftpserver.Settings, error) { return d.settings, nil }
@@ -99,7 +109,12 @@ func (d *driver) AuthUser(_ ftpserver.ClientContext, user, pass string) (ftpserv
 	}
 	return nil, errors.New("login refused")
 }
-func (d *driver) GetTLSConfig() (*tls.Config, error) { return nil, errors.New("no TLS") }
+func (d *driver) GetTLSConfig() (*tls.Config, error) {
+	if d.tls == nil {
+		return nil, errors.New("no TLS")
+	}
+	return d.tls, nil
+}
 
 func ftpURL(path string) string { return "ftp://" + serverAddr + "/" + path }
 
@@ -270,7 +285,9 @@ func TestListing(t *testing.T) {
 
 // The exit statuses are curl's (curl(1), EXIT CODES) where one fits,
 // as the command's doc lists them: 3 a bad URL, 7 no connection, 28 a
-// timeout, 67 a refused login, 78 nothing at the URL, 2 a usage error.
+// timeout, 67 a refused login, 78 nothing at the URL, 2 a usage error;
+// each message is one line (issue 25, point 5), and a deadline reads as
+// one.
 func TestExitCodes(t *testing.T) {
 	wrong := url.UserPassword(testUser, "wrong").String()
 	closed := func() string {
@@ -314,9 +331,9 @@ func TestExitCodes(t *testing.T) {
 		{"BadPort", []string{"ftp://h:99999/"}, 3, "port"},
 		{"ControlCharacter", []string{ftpURL("a%0Db")}, 3, "ftpurl"},
 		{"NoConnection", []string{"ftp://" + closed + "/x"}, 7, "dial"},
-		{"Timeout", []string{"--timeout", "200ms", "ftp://" + silent.Addr().String() + "/x"}, 28, "deadline"},
+		{"Timeout", []string{"--timeout", "200ms", "ftp://" + silent.Addr().String() + "/x"}, 28, "context deadline exceeded"},
 		{"NoURL", nil, 2, "no URL"},
-		{"TwoURLs", []string{ftpURL("a"), ftpURL("b")}, 2, "one URL"},
+		{"MoreOutputsThanURLs", []string{"-o", "x", "-O", ftpURL("text.txt")}, 2, "2 -o/-O for 1 URLs"},
 		{"UnknownFlag", []string{"--frobnicate", ftpURL("a")}, 2, "frobnicate"},
 		{"BadMethod", []string{"--method", "somecwd", ftpURL("a")}, 2, "somecwd"},
 		{"NoPasswordAndNoTerminal", []string{"ftp://" + testUser + "@" + serverAddr + "/text.txt"}, 2, "--password-file"},
@@ -326,6 +343,11 @@ func TestExitCodes(t *testing.T) {
 			r := runIn(t, "", c.args...)
 			if r.code != c.code || !strings.Contains(r.stderr, c.msg) || r.stdout != "" {
 				t.Errorf("ftpget %q: exit %d, stderr %q, stdout %q; want exit %d, %q in stderr", c.args, r.code, r.stderr, clip(r.stdout), c.code, c.msg)
+			}
+			// Issue 25, point 5: one line, no line break inside,
+			// escaped or not.
+			if strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") || strings.Contains(r.stderr, `\n`) || strings.Contains(r.stderr, "\r") {
+				t.Errorf("stderr %q, want one line", r.stderr)
 			}
 			if strings.Contains(r.stderr, "wrong") {
 				t.Errorf("stderr shows the password: %q", r.stderr)
