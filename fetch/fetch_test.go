@@ -77,7 +77,7 @@ type fetchCase struct {
 // come.
 var crlf = strings.ReplaceAll(textFile, "\n", "\r\n")
 
-var rootNames = []string{"text.txt", "binary.bin", "empty.txt", "a", "with space", "ünïcödé.txt", "semi;colon.txt", "-dash.txt", "emptydir"}
+var rootNames = []string{"text.txt", "binary.bin", "empty.txt", "a", "with space", "ünïcödé.txt", "semi;colon.txt", "-dash.txt", "emptydir", "walk"}
 
 var fetchCases = []fetchCase{
 	{name: "NoTypecodeRetrievesTextFileByteForByte", path: "text.txt", want: file(textFile)},
@@ -569,7 +569,7 @@ func TestContextEndsAStalledFetch(t *testing.T) {
 // RFC 959 §4.1.3 leaves to the server: whether NLST of a directory
 // prefixes the names with it, and whether "." and ".." are among them.
 func TestNLSTNamesAsTheServerSendsThem(t *testing.T) {
-	top := []string{"-dash.txt", "a", "bench", "binary.bin", "empty.txt", "emptydir", "odd", "semi;colon.txt", "text.txt", "with space", "ünïcödé.txt"}
+	top := []string{"-dash.txt", "a", "bench", "binary.bin", "empty.txt", "emptydir", "odd", "semi;colon.txt", "text.txt", "walk", "with space", "ünïcödé.txt"}
 	topDots := append([]string{".", ".."}, top...)
 	cases := []struct {
 		name, path string

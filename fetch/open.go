@@ -28,16 +28,28 @@ type request struct {
 // the options against them: everything that can fail before
 // connecting.
 func newRequest(rawURL string, opts []Option) (*request, error) {
-	r := &request{}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&r.cfg)
-		}
-	}
-	u, err := r.cfg.grammar.Parse(rawURL)
+	cfg := newConfig(opts)
+	u, err := cfg.grammar.Parse(rawURL)
 	if err != nil {
 		return nil, err
 	}
+	return newRequestFor(u, cfg)
+}
+
+// newConfig applies opts in order.
+func newConfig(opts []Option) config {
+	var cfg config
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	return cfg
+}
+
+// newRequestFor is newRequest for a URL parsed already.
+func newRequestFor(u *ftpurl.URL, cfg config) (*request, error) {
+	r := &request{cfg: cfg}
 	plan, err := u.Plan(r.cfg.planOpts...)
 	if err != nil {
 		return nil, err

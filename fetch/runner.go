@@ -21,6 +21,9 @@ type runner struct {
 	s    *session
 	req  *request
 	keep bool // the session went to a Response, which gives it back
+
+	unique string // readDir: the listed directory's unique fact (MLSD's cdir)
+	self   bool   // readDir: find unique with MLST where the listing has no cdir
 }
 
 // do runs act on a session of c for r: an idle one or a new one. When

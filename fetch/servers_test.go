@@ -175,6 +175,7 @@ func startServers() *run {
 	if err := os.Mkdir(r.tree, 0o755); err != nil {
 		return fail(err)
 	}
+	testTree = r.tree
 	if err := buildTree(r.tree); err != nil {
 		return fail(err)
 	}
@@ -422,7 +423,63 @@ func buildTree(dir string) error {
 	if err := bigFile(filepath.Join(dir, "bench", "big.bin")); err != nil {
 		return err
 	}
+	if err := buildWalkTree(dir); err != nil {
+		return err
+	}
 	return os.Mkdir(filepath.Join(dir, "emptydir"), 0o755)
+}
+
+// testTree is the directory of the tree every server serves.
+var testTree string
+
+// walkTree is the tree "walk/" of the test tree: what Walk, ReadDir and
+// the listing parser meet on real servers (issue 26): names with a
+// space, "%", ";type=d", a backslash, a leading "-", non-ASCII and
+// non-UTF-8 bytes; a FIFO; links to a file and to a directory, and two
+// loops; a directory no one may read; files dated long ago and 40 days
+// ahead.
+func buildWalkTree(dir string) error {
+	w := filepath.Join(dir, "walk")
+	files := map[string]string{
+		"plain.txt":      "plain",
+		"with space.txt": "space",
+		"100%.txt":       "percent",
+		"x;type=d":       "typecode",
+		`back\slash.txt`: "backslash",
+		"-lead.txt":      "dash",
+		"ünï.txt":        "utf-8",
+		"\xff\xfe.bin":   "latin-1",
+		"old.txt":        "old",
+		"future.txt":     "future",
+		"sub/deep.txt":   "deep",
+		"locked/hidden":  "hidden",
+	}
+	for name, text := range files {
+		p := filepath.Join(w, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	future := time.Now().Add(40 * 24 * time.Hour).Truncate(time.Minute)
+	if err := os.Chtimes(filepath.Join(w, "old.txt"), old, old); err != nil {
+		return err
+	}
+	if err := os.Chtimes(filepath.Join(w, "future.txt"), future, future); err != nil {
+		return err
+	}
+	if err := syscall.Mkfifo(filepath.Join(w, "fifo"), 0o644); err != nil {
+		return err
+	}
+	for link, target := range map[string]string{"link-file": "plain.txt", "link-dir": "sub", "loop": ".", "sub/up": ".."} {
+		if err := os.Symlink(target, filepath.Join(w, filepath.FromSlash(link))); err != nil {
+			return err
+		}
+	}
+	return os.Chmod(filepath.Join(w, "locked"), 0)
 }
 
 // benchFiles is how many small files BenchmarkVsCurl fetches.

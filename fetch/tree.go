@@ -1,0 +1,345 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ftpurl/ftpurl"
+)
+
+// ErrUnsafeName is what errors.Is finds in the error that [Client.Walk]
+// passes to its WalkFunc with an entry whose name is not one safe path
+// element: empty, ".", "..", holding "/" or "\", or a control
+// character. Walk never descends into such an entry; a program that
+// writes files must not use the name (a server chose it).
+var ErrUnsafeName = errors.New("the server listed a name that is not one safe path element")
+
+// ReadDir lists a directory with [DefaultClient]; see [Client.ReadDir].
+func ReadDir(ctx context.Context, rawURL string, opts ...Option) ([]Entry, error) {
+	return DefaultClient.ReadDir(ctx, rawURL, opts...)
+}
+
+// ReadDir lists the directory that rawURL names: its Dirs and its Name,
+// taken as a directory whatever its typecode ("ftp://h/pub" and
+// "ftp://h/pub/" list the same). It enters the directories as Open does
+// (the Method, absolute paths), then lists with MLSD where the server's
+// FEAT lists MLST (RFC 3659 §7; the 2011 draft §3.2.3 (4a) leaves the
+// listing command to the client), else with LIST, whose lines
+// [ParseListLine] reads. The entries come in the server's order,
+// without ".", "..", MLSD's cdir and pdir, and empty names.
+//
+// A missing directory is an *[Error] with [ErrNotFound]. When some
+// lines of a LIST listing are no entry ParseListLine can read, ReadDir
+// returns the entries it read and an *Error (Op "list") that counts the
+// others and quotes the first, as os.ReadDir returns what it read with
+// its error.
+//
+// The names are the server's: see [Entry]. Open keeps LIST for a
+// directory URL, for a person to read, as curl does.
+func (c *Client) ReadDir(ctx context.Context, rawURL string, opts ...Option) ([]Entry, error) {
+	cfg := newConfig(opts)
+	u, err := cfg.grammar.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return c.readDir(ctx, asDirectory(u), cfg)
+}
+
+// asDirectory returns u with its Name as its last directory and no
+// typecode: a URL of the directory u names, whatever it names.
+func asDirectory(u *ftpurl.URL) *ftpurl.URL {
+	d := *u
+	if d.Name != "" {
+		d.Dirs = append(slices.Clip(u.Dirs), u.Name)
+	}
+	d.Name, d.Type = "", 0
+	return &d
+}
+
+func (c *Client) readDir(ctx context.Context, u *ftpurl.URL, cfg config) ([]Entry, error) {
+	entries, _, err := c.readDirUnique(ctx, u, cfg, false)
+	return entries, err
+}
+
+// readDirUnique is readDir, and the listed directory's unique fact
+// where MLSD gave one; with self, from MLST where the listing has no
+// cdir line.
+func (c *Client) readDirUnique(ctx context.Context, u *ftpurl.URL, cfg config, self bool) ([]Entry, string, error) {
+	r, err := newRequestFor(u, cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, cancel := r.withTimeout(ctx)
+	defer cancel()
+	var entries []Entry
+	var unique string
+	err = c.do(ctx, r, func(rn *runner) (err error) {
+		rn.self = self
+		entries, err = rn.readDir()
+		unique = rn.unique
+		return err
+	})
+	return entries, unique, err
+}
+
+// cdirUnique returns the "unique" fact (RFC 3659 §7.5.2) of the
+// listing's cdir entry, the directory listed, from the entries as
+// ParseListLine gives them (cdir as "."); "" when the listing has none.
+func cdirUnique(entries []Entry) string {
+	for _, e := range entries {
+		if e.Name == "." {
+			if u := uniqueFact(e.Line); u != "" {
+				return u
+			}
+		}
+	}
+	return ""
+}
+
+// uniqueFact returns the value of the "unique" fact of an MLSD line
+// (RFC 3659 §7.5.2: the same for two names of one file or directory),
+// or "".
+func uniqueFact(line string) string {
+	facts, _, ok := strings.Cut(line, " ")
+	if !ok || !strings.Contains(facts, "=") {
+		return ""
+	}
+	for _, f := range strings.Split(facts, ";") {
+		if k, v, ok := strings.Cut(f, "="); ok && strings.EqualFold(k, "unique") {
+			return v
+		}
+	}
+	return ""
+}
+
+// readDir runs the plan's CWD and TYPE steps, then MLSD or LIST in
+// place of its LIST.
+func (rn *runner) readDir() ([]Entry, error) {
+	p := rn.req.plan
+	st, e := rn.enter(p, false)
+	if e != nil {
+		return nil, e
+	}
+	if rn.s.ctl.has("MLST") {
+		st.Command = "MLSD" // RFC 3659 §7.1: MLSD takes a directory, as LIST does
+	}
+	l, e := rn.listing(st, false)
+	if e != nil {
+		if st.Arg != "" {
+			return nil, rn.judge(e, st.Arg, asAny)
+		}
+		return nil, e
+	}
+	lines := l.lines()
+	entries, unparsed := parseLines(lines, time.Now())
+	rn.unique = cdirUnique(entries)
+	if rn.unique == "" && rn.self && st.Command == "MLSD" {
+		// RFC 3659 §7.1: MLST of the directory (none: the current one).
+		if rep, err := rn.s.ctl.cmd(strings.TrimSpace("MLST " + st.Arg)); err == nil && rep.code == 250 {
+			if e, ok := mlstEntry(rep); ok {
+				rn.unique = uniqueFact(e.Line)
+			}
+		}
+	}
+	entries = slices.DeleteFunc(entries, func(e Entry) bool { return e.Name == "" || e.Name == "." || e.Name == ".." })
+	if st.Command == "MLSD" && sharedUnique(entries) {
+		rn.linksFromLIST(entries, st.Arg)
+	}
+	if len(lines) == 0 {
+		if err := rn.verify(p, st, false); err != nil {
+			return nil, err
+		}
+	}
+	if len(entries) == 0 {
+		entries = nil
+	}
+	if len(unparsed) > 0 {
+		return entries, rn.fail(strings.ToLower(st.Command), st.String(), errors.New(strconv.Itoa(len(unparsed))+" of "+strconv.Itoa(len(lines))+" lines are no entry fetch can read; the first: "+strconv.Quote(clip(unparsed[0]))), false)
+	}
+	return entries, nil
+}
+
+// sharedUnique reports whether two directories of a listing have the
+// same unique fact (RFC 3659 §7.5.2): one name of a directory is a
+// link to it that MLSD describes as the directory itself (pyftpdlib
+// does).
+func sharedUnique(entries []Entry) bool {
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if u := uniqueFact(e.Line); u != "" && e.Mode.IsDir() {
+			if seen[u] {
+				return true
+			}
+			seen[u] = true
+		}
+	}
+	return false
+}
+
+// linksFromLIST asks LIST which names of an MLSD listing are links, and
+// marks them so (fs.ModeSymlink, the target where LIST gives it): LIST
+// shows a link as one where such a server's MLSD does not. A LIST that
+// fails changes nothing.
+func (rn *runner) linksFromLIST(entries []Entry, arg string) {
+	l, e := rn.listing(ftpurl.Step{Command: "LIST", Arg: arg}, false)
+	if e != nil {
+		return
+	}
+	links := map[string]Entry{}
+	listed, _ := parseLines(l.lines(), time.Now())
+	for _, le := range listed {
+		if le.Mode&fs.ModeSymlink != 0 {
+			links[le.Name] = le
+		}
+	}
+	for i, e := range entries {
+		if le, ok := links[e.Name]; ok {
+			entries[i].Mode = fs.ModeSymlink | e.Mode.Perm()
+			entries[i].Target = le.Target
+		}
+	}
+}
+
+// A WalkFunc is what [Client.Walk] calls for each entry of the tree,
+// with fs.WalkDirFunc's contract: path is slash-separated from the root
+// ("." for the root itself, "a/b.txt" below it), e the entry, and err
+// the error of listing the directory path (a second call for that
+// directory), of an unsafe name ([ErrUnsafeName]), or nil. Returning
+// fs.SkipDir skips the directory (or, for a file, the rest of its
+// directory), fs.SkipAll ends the walk with a nil error, and any other
+// error ends it and is returned.
+type WalkFunc func(path string, e Entry, err error) error
+
+// Walk walks the tree under rawURL with [DefaultClient]; see
+// [Client.Walk].
+func Walk(ctx context.Context, rawURL string, fn WalkFunc, opts ...Option) error {
+	return DefaultClient.Walk(ctx, rawURL, fn, opts...)
+}
+
+// Walk walks the tree under the directory rawURL names, as fs.WalkDir
+// walks a file system: fn is called for the root (path ".", an Entry
+// with Mode fs.ModeDir, its Name the URL's last segment), then for each
+// entry that [Client.ReadDir] lists, depth first, in the server's
+// order. A directory that cannot be listed is passed to fn a second
+// time with its error, and the walk goes on if fn returns nil, as
+// fs.WalkDir does; the root's error, when fn returns it, is Walk's.
+//
+// Walk never follows a symbolic link (an Entry with fs.ModeSymlink is
+// passed to fn and not entered), so no loop can form, and never lists a
+// directory twice. An entry whose name is not one safe path element
+// (empty, ".", "..", holding "/", "\" or a control character) is
+// passed with an error that wraps [ErrUnsafeName], path holding the
+// name as the server sent it, and never entered. Walk uses the Client's
+// sessions one listing at a time, so it keeps at most one busy.
+func (c *Client) Walk(ctx context.Context, rawURL string, fn WalkFunc, opts ...Option) error {
+	cfg := newConfig(opts)
+	u, err := cfg.grammar.Parse(rawURL)
+	if err != nil {
+		return err
+	}
+	root := asDirectory(u)
+	name := "/"
+	for _, d := range slices.Backward(root.Dirs) {
+		if d != "" {
+			name = path.Base(d)
+			break
+		}
+	}
+	w := &walker{c: c, ctx: ctx, cfg: cfg, fn: fn, seen: map[string]bool{}}
+	err = w.walk(root, ".", Entry{Name: name, Mode: fs.ModeDir, Size: -1})
+	if err == fs.SkipDir || err == fs.SkipAll {
+		return nil
+	}
+	return err
+}
+
+type walker struct {
+	c    *Client
+	ctx  context.Context
+	cfg  config
+	fn   WalkFunc
+	seen map[string]bool // the directories listed, by their URL
+}
+
+// walk calls fn for the directory dir at p, lists it and walks its
+// entries.
+func (w *walker) walk(dir *ftpurl.URL, p string, e Entry) error {
+	if err := w.fn(p, e, nil); err != nil {
+		return err
+	}
+	// A directory is known by its URL, and, where MLSD gives it, by
+	// its unique fact (RFC 3659 §7.5.2): a server that lists a link to
+	// a directory as a directory (pyftpdlib) gives the link the
+	// target's unique, so a loop through links ends there.
+	key, u := dir.String(), uniqueFact(e.Line)
+	if w.seen[key] || u != "" && w.seen["unique "+u] {
+		return nil
+	}
+	w.seen[key] = true
+	if u != "" {
+		w.seen["unique "+u] = true
+	}
+	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, p == ".")
+	if unique != "" && unique != u {
+		if w.seen["unique "+unique] {
+			return nil // reached another way (a link the listing did not show as one)
+		}
+		w.seen["unique "+unique] = true
+	}
+	if err != nil {
+		if err := w.fn(p, e, err); err != nil {
+			return err
+		}
+		if w.ctx.Err() != nil {
+			return w.ctx.Err()
+		}
+	}
+	for _, child := range entries {
+		cp := child.Name
+		if p != "." {
+			cp = p + "/" + child.Name
+		}
+		var err error
+		switch {
+		case !safeName(child.Name):
+			err = w.fn(cp, child, &Error{Op: "walk", URL: dir.Redacted(), Err: errors.Join(ErrUnsafeName, errors.New("the name "+strconv.Quote(child.Name)))})
+		case child.Mode.IsDir() && child.Mode&fs.ModeSymlink == 0:
+			sub := *dir
+			sub.Dirs = append(slices.Clip(dir.Dirs), child.Name)
+			err = w.walk(&sub, cp, child)
+		default:
+			err = w.fn(cp, child, nil)
+		}
+		if err == fs.SkipDir {
+			if !child.Mode.IsDir() {
+				return nil // the rest of this directory
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// safeName reports whether a listed name is one path element that is
+// safe to join to a local directory or to a URL: not empty, "." or
+// "..", and without "/", "\" or a control character.
+func safeName(name string) bool {
+	if name == "" || name == "." || name == ".." {
+		return false
+	}
+	for _, r := range name {
+		if r == '/' || r == '\\' || isControl(r) {
+			return false
+		}
+	}
+	return true
+}

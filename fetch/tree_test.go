@@ -1,0 +1,222 @@
+package fetch_test
+
+// Listings, ReadDir and Walk on the five servers, over the tree
+// "walk/" (buildWalkTree): every line the servers send, LIST and MLSD,
+// parsed exactly, each entry checked against the file it stands for.
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ftpurl/ftpurl/fetch"
+)
+
+// checkEntry checks e against the file it names in the test tree: its
+// type, its size (a regular file's), its time to the entry's
+// Precision. A server may describe a link as the link (lstat) or as
+// its target (stat); the entry must match one of the two.
+func checkEntry(t *testing.T, srv, dir string, e fetch.Entry) {
+	t.Helper()
+	p := filepath.Join(testTree, filepath.FromSlash(dir), e.Name)
+	lst, err := os.Lstat(p)
+	if err != nil {
+		if strings.Contains(e.Name, "?") && strings.HasPrefix(srv, "pyftpdlib") {
+			// pyftpdlib sends "?" for the bytes of a name that are not
+			// UTF-8 (its "??.bin" is "\xff\xfe.bin"): the server's
+			// loss, which no parser can undo.
+			return
+		}
+		t.Errorf("%s: %q is no file of the tree (line %q): %v", srv, e.Name, e.Line, err)
+		return
+	}
+	infos := []fs.FileInfo{lst}
+	if st, err := os.Stat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		infos = append(infos, st)
+	}
+	// What servers say of files their MLSD has no type for (RFC 3659
+	// §7.5.1 names file, dir, cdir, pdir and OS-specific types): a
+	// FIFO as "type=file" (ftpserverlib, pyftpdlib, ProFTPD) or
+	// "type=unknown" (Pure-FTPd), a link as "type=file" with the
+	// link's own size (ftpserverlib). The entry must say what the line
+	// says; the file is what the server described.
+	if t := lst.Mode().Type(); t&(fs.ModeNamedPipe|fs.ModeSymlink) != 0 && strings.Contains(e.Line, "=") &&
+		(e.Mode.IsRegular() && e.Size == lst.Size() || e.Mode.Type() == fs.ModeIrregular) {
+		return
+	}
+	var why []string
+	for _, fi := range infos {
+		switch {
+		case e.Mode.Type() != fi.Mode().Type()&^fs.ModeCharDevice:
+			why = append(why, "type "+e.Mode.Type().String()+", the file's "+fi.Mode().Type().String())
+		case fi.Mode().IsRegular() && e.Size != fi.Size():
+			why = append(why, "size differs")
+		case !e.ModTime.IsZero() && !e.ModTime.Equal(fi.ModTime().UTC().Truncate(e.Precision)) && fi.Mode().IsRegular():
+			why = append(why, "time "+e.ModTime.String()+" at "+e.Precision.String()+", the file's "+fi.ModTime().UTC().String())
+		case e.Mode&fs.ModeSymlink != 0 && e.Target != "" && e.Target != mustReadlink(p) && !strings.HasSuffix(e.Target, "/"+mustReadlink(p)):
+			why = append(why, "target "+e.Target)
+		default:
+			return
+		}
+	}
+	t.Errorf("%s: %q (line %q): %s", srv, e.Name, e.Line, strings.Join(why, "; or "))
+}
+
+func mustReadlink(p string) string {
+	s, _ := os.Readlink(p)
+	return s
+}
+
+// TestListingsOfTheServersParseExactly: every line of the five servers'
+// LIST (Open) and MLSD (ReadDir, where FEAT lists MLST, RFC 3659 §7)
+// listings of "walk/" is an entry, and each is right about its file.
+func TestListingsOfTheServersParseExactly(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			c := &fetch.Client{}
+			t.Cleanup(c.CloseIdleConnections)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			for _, dir := range []string{"walk", "walk/sub", "a"} {
+				resp, err := c.Open(ctx, "ftp://"+srv.addr+"/"+dir+"/")
+				if err != nil {
+					t.Fatalf("LIST %s: %v", dir, err)
+				}
+				if len(resp.Unparsed) > 0 {
+					t.Errorf("LIST %s: lines left unparsed: %q", dir, resp.Unparsed)
+				}
+				for _, e := range resp.Entries {
+					if e.Name != "." && e.Name != ".." {
+						checkEntry(t, name+" LIST", dir, e)
+					}
+				}
+				entries, err := c.ReadDir(ctx, "ftp://"+srv.addr+"/"+dir)
+				if err != nil {
+					t.Fatalf("ReadDir %s: %v", dir, err)
+				}
+				for _, e := range entries {
+					checkEntry(t, name+" ReadDir", dir, e)
+				}
+				if len(entries) == 0 || len(resp.Entries) == 0 {
+					t.Errorf("%s: LIST gave %d entries, ReadDir %d", dir, len(resp.Entries), len(entries))
+				}
+			}
+		})
+	}
+}
+
+// TestReadDir: ReadDir takes the URL's Name as a directory whatever
+// its typecode; a missing directory is ErrNotFound; ".", ".." are left
+// out.
+func TestReadDir(t *testing.T) {
+	srv := need(t, "ftpserverlib")
+	ctx := context.Background()
+	names := func(rawURL string) []string {
+		t.Helper()
+		entries, err := fetch.ReadDir(ctx, rawURL)
+		if err != nil {
+			t.Fatalf("ReadDir(%s): %v", rawURL, err)
+		}
+		var n []string
+		for _, e := range entries {
+			n = append(n, e.Name)
+		}
+		slices.Sort(n)
+		return n
+	}
+	base := "ftp://" + srv.addr + "/"
+	want := []string{"b", "top.txt"}
+	for _, u := range []string{base + "a", base + "a/", base + "a;type=i", base + "%2F/a"} {
+		if got := names(u); !slices.Equal(got, want) {
+			t.Errorf("ReadDir(%s) = %q, want %q", u, got, want)
+		}
+	}
+	if got := names(base + "emptydir"); got != nil {
+		t.Errorf("ReadDir(emptydir) = %q, want nothing", got)
+	}
+	if _, err := fetch.ReadDir(ctx, base+"missing"); !errors.Is(err, fetch.ErrNotFound) {
+		t.Errorf("ReadDir(missing): err = %v, want ErrNotFound", err)
+	}
+}
+
+// TestWalkOnServers walks "walk/" on the five servers: each path once,
+// links never entered (no loop, though "loop" and "sub/up" make two),
+// the unsafe name passed with ErrUnsafeName, fs.SkipDir and fs.SkipAll
+// as fs.WalkDir has them.
+func TestWalkOnServers(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			c := &fetch.Client{}
+			t.Cleanup(c.CloseIdleConnections)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			seen := map[string]int{}
+			var unsafe []string
+			err := c.Walk(ctx, "ftp://"+srv.addr+"/walk/", func(p string, e fetch.Entry, err error) error {
+				if errors.Is(err, fetch.ErrUnsafeName) {
+					unsafe = append(unsafe, e.Name)
+					return nil
+				}
+				if err != nil {
+					if p != "locked" {
+						t.Errorf("Walk: %s: %v", p, err)
+					}
+					return nil
+				}
+				seen[p]++
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("Walk: %v", err)
+			}
+			for p, n := range seen {
+				if n != 1 {
+					t.Errorf("%s visited %d times", p, n)
+				}
+				if strings.HasPrefix(p, "link-dir/") || strings.HasPrefix(p, "loop/") || strings.HasPrefix(p, "sub/up/") {
+					t.Errorf("%s: Walk followed a link", p)
+				}
+			}
+			for _, p := range []string{".", "plain.txt", "sub", "sub/deep.txt", "with space.txt", "100%.txt", "x;type=d", "-lead.txt", "ünï.txt"} {
+				if seen[p] != 1 {
+					t.Errorf("%s not visited; visited %v", p, seen)
+				}
+			}
+			if len(unsafe) != 1 || unsafe[0] != `back\slash.txt` {
+				t.Errorf("unsafe names %q, want the backslash's", unsafe)
+			}
+
+			// fs.SkipDir on a directory skips it; on a file, the rest
+			// of its directory. fs.SkipAll ends the walk, with nil.
+			var order []string
+			err = c.Walk(ctx, "ftp://"+srv.addr+"/a/", func(p string, e fetch.Entry, err error) error {
+				order = append(order, p)
+				if p == "b" {
+					return fs.SkipDir
+				}
+				return err
+			})
+			if err != nil || slices.Contains(order, "b/deep.txt") || !slices.Contains(order, "top.txt") {
+				t.Errorf("SkipDir on b: order %q, err %v", order, err)
+			}
+			n := 0
+			err = c.Walk(ctx, "ftp://"+srv.addr+"/walk/", func(p string, e fetch.Entry, err error) error {
+				n++
+				return fs.SkipAll
+			})
+			if err != nil || n != 1 {
+				t.Errorf("SkipAll: %d calls, err %v; want 1 and nil", n, err)
+			}
+		})
+	}
+}
