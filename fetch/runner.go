@@ -67,13 +67,20 @@ func (rn *runner) fail(op, command string, err error, fallback bool) *Error {
 // already; a TYPE in force is not sent again (RFC 959 §3.1.1). This is
 // the one place that switches on a step's Command.
 func (rn *runner) enter(p *ftpurl.Plan, fallback bool) (ftpurl.Step, *Error) {
+	return rn.steps(p, "cwd", fallback, !fallback)
+}
+
+// steps is enter for a plan whose CWD refusals are Op op: from where
+// the plan starts (home), or from where the session stands (a
+// Fallback, a Verify).
+func (rn *runner) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl.Step, *Error) {
 	s := rn.s
 	steps := p.Steps()
 	if steps == nil {
 		return ftpurl.Step{}, &Error{Op: "plan", URL: s.redacted, Err: errors.New("the plan fails ftpurl's checks (Plan.Steps is nil)")}
 	}
 	skip := 0
-	if !fallback {
+	if home {
 		var err error
 		if skip, err = s.goHome(p); err != nil {
 			return ftpurl.Step{}, s.fail("cwd", "CWD "+s.home, err)
@@ -86,8 +93,8 @@ func (rn *runner) enter(p *ftpurl.Plan, fallback bool) (ftpurl.Step, *Error) {
 				skip--
 				continue
 			}
-			if err := s.cwdTo(st.Arg, true); err != nil {
-				return ftpurl.Step{}, rn.judge(rn.fail("cwd", st.String(), err, fallback), st.Arg, asDir)
+			if err := s.cwd(st, true); err != nil {
+				return ftpurl.Step{}, rn.judge(rn.fail(op, st.String(), err, fallback), st.Arg, asDir)
 			}
 		case "TYPE":
 			if err := s.setType(st); err != nil {
@@ -129,7 +136,7 @@ func (rn *runner) judge(e *Error, name string, want kind) *Error {
 			e.note = strconv.Quote(name) + " is a file, not a directory (" + probe + ")"
 		}
 	case asFile:
-		if rn.s.cwdTo(name, true) == nil {
+		if rn.s.cwd(cwdStep(name), true) == nil {
 			e.notFound = false
 			e.note = strconv.Quote(name) + " is a directory, not a file (CWD " + name + " succeeded)"
 		}
@@ -362,17 +369,11 @@ func (rn *runner) verify(p *ftpurl.Plan, listing ftpurl.Step, fallback bool) err
 	if p.Verify == nil {
 		return nil
 	}
-	for _, st := range p.Verify.Steps() {
-		if st.Command != "CWD" {
-			continue
+	if _, e := rn.steps(p.Verify, "verify", fallback, false); e != nil {
+		if e.notFound {
+			e.note = listing.String() + " listed nothing"
 		}
-		if err := rn.s.cwdTo(st.Arg, true); err != nil {
-			e := rn.judge(rn.fail("verify", st.String(), err, fallback), st.Arg, asAny)
-			if e.notFound {
-				e.note = listing.String() + " listed nothing"
-			}
-			return e
-		}
+		return e
 	}
 	return nil
 }

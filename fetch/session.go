@@ -40,8 +40,8 @@ type session struct {
 	// Where the session stands, for the next plan on it.
 	home      string          // the PWD answer after login ("" unknown)
 	dataHost  string          // where data connections go: the control connection's IP
-	cwd       []string        // CWD arguments sent since the login directory
-	cwdKnown  bool            // cwd says where the session is
+	cwdDirs   []string        // CWD arguments sent since the login directory
+	cwdKnown  bool            // cwdDirs says where the session is
 	typ       ftpurl.Typecode // the TYPE in force; 0 unknown
 	sizeIn150 bool            // a 150 of this session gave "(N bytes)"
 	noEPSV    bool            // the server refused EPSV: PASV from now on
@@ -292,30 +292,30 @@ func (s *session) forget() {
 // p's directories the session has already entered.
 func (s *session) goHome(p *ftpurl.Plan) (skip int, err error) {
 	dirs := nonNull(p.Dirs)
-	if s.cwdKnown && len(s.cwd) <= len(dirs) && slices.Equal(s.cwd, dirs[:len(s.cwd)]) {
-		return len(s.cwd), nil
+	if s.cwdKnown && len(s.cwdDirs) <= len(dirs) && slices.Equal(s.cwdDirs, dirs[:len(s.cwdDirs)]) {
+		return len(s.cwdDirs), nil
 	}
 	if isAbsolute(p) {
-		s.cwd, s.cwdKnown = nil, false
+		s.cwdDirs, s.cwdKnown = nil, false
 		return 0, nil
 	}
 	if s.home == "" {
 		return 0, errNoHome
 	}
-	if err := s.cwdTo(s.home, false); err != nil {
+	if err := s.cwd(cwdStep(s.home), false); err != nil {
 		// The login directory is gone: this session cannot serve a
 		// relative plan again, and goes when this use ends.
 		s.home, s.cwdKnown = "", false
 		return 0, err
 	}
-	s.cwd, s.cwdKnown = nil, true
+	s.cwdDirs, s.cwdKnown = nil, true
 	return 0, nil
 }
 
 // canGoHome reports whether the next plan can start where it must: the
 // session is in the login directory, or knows it (PWD answered).
 func (s *session) canGoHome() bool {
-	return s.home != "" || s.cwdKnown && len(s.cwd) == 0
+	return s.home != "" || s.cwdKnown && len(s.cwdDirs) == 0
 }
 
 var errNoHome = errors.New("the server did not say its login directory (PWD): the session cannot go back to it")
@@ -341,11 +341,12 @@ func nonNull(dirs []string) []string {
 	return out
 }
 
-// cwdTo sends CWD dir (RFC 959 §4.1.1) and, with track, notes where
-// the session is. A refusal is returned as the reply's error.
-func (s *session) cwdTo(dir string, track bool) error {
+// cwd sends a CWD step (RFC 959 §4.1.1) as it renders itself, and,
+// with track, notes where the session is. A refusal is returned as the
+// reply's error.
+func (s *session) cwd(st ftpurl.Step, track bool) error {
 	s.cwdKnown = s.cwdKnown && track
-	rep, err := s.ctl.cmd("CWD " + dir)
+	rep, err := s.ctl.cmd(st.String())
 	if err != nil {
 		s.cwdKnown = false
 		return err
@@ -354,14 +355,17 @@ func (s *session) cwdTo(dir string, track bool) error {
 		return rep.err()
 	}
 	if track {
-		if strings.HasPrefix(dir, "/") {
-			s.cwd, s.cwdKnown = []string{dir}, true
+		if strings.HasPrefix(st.Arg, "/") {
+			s.cwdDirs, s.cwdKnown = []string{st.Arg}, true
 		} else {
-			s.cwd = append(s.cwd, dir)
+			s.cwdDirs = append(s.cwdDirs, st.Arg)
 		}
 	}
 	return nil
 }
+
+// cwdStep is the CWD step to dir.
+func cwdStep(dir string) ftpurl.Step { return ftpurl.Step{Command: "CWD", Arg: dir} }
 
 // setType sends TYPE t unless it is in force already (RFC 959 §3.1.1:
 // the type holds until the next TYPE).

@@ -92,12 +92,12 @@ func (rn *runner) stat() (fs.FileInfo, error) {
 		return fi, nil
 	}
 	sizeErr := s.failReply("stat", "SIZE "+target, rep)
-	if err := s.cwdTo(target, true); err != nil {
+	if err := s.cwd(cwdStep(target), true); err != nil {
 		e := s.fail("stat", "CWD "+target, err)
 		e.prior = sizeErr
 		if sizeErr.Code != 550 {
-			e = rn.judge(e, target, asAny)
-			e.notFound = false
+			// SIZE refused for another reason than a missing name:
+			// nothing shows the name missing.
 			if e.Code == 550 {
 				e.note = "the server refuses SIZE and MLST: fetch cannot tell a file from nothing"
 			}
