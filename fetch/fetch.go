@@ -8,12 +8,22 @@
 //	defer resp.Close()
 //	_, err = io.Copy(os.Stdout, resp)
 //
-// Open and Stat parse the URL with package ftpurl, log in as
+// Open, Stat and ReadDir parse the URL with package ftpurl, log in as
 // [ftpurl.URL.Login] says, and run the URL's [ftpurl.Plan] step by step
-// ([ftpurl.Plan.Steps]) with github.com/jlaffaye/ftp, as the 2011 draft
-// (draft-yevstifeyev-ftp-uri-scheme-06) §3.2.3 says. A [Client] keeps
-// the sessions it logged in and reuses them for the next URL of the same
-// server; [Client.RoundTrip] makes a net/http Client fetch ftp URLs.
+// ([ftpurl.Plan.Steps]), as the 2011 draft
+// (draft-yevstifeyev-ftp-uri-scheme-06) §3.2.3 says, on an FTP engine of
+// the package's own (RFC 959), built on net/textproto as net/smtp is:
+// on the wire go the login, the plan's steps as [ftpurl.Step.String]
+// renders them, and the few commands a transfer needs (SIZE, EPSV or
+// PASV, REST). A [Client] keeps the sessions it logged in and reuses
+// them for the next URL of the same server; [Client.RoundTrip] makes a
+// net/http Client fetch ftp URLs.
+//
+// Listings: [Response.Entries], [Client.ReadDir] and [Client.Walk] give
+// [Entry] values read by [ParseListLine] (Unix ls, DOS/IIS, EPLF and
+// MLSD facts); a line it cannot read is kept in Response.Unparsed,
+// never dropped. Names in listings are the server's: check them
+// (filepath.IsLocal) before they name a file.
 //
 // TLS: an ftps:// URL is TLS from the first byte (implicit, port 990);
 // [WithTLS] secures an ftp:// URL with AUTH TLS (RFC 4217) and never
