@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/textproto"
 	"net/url"
 	"slices"
@@ -315,10 +314,6 @@ func contextErr(ctx context.Context) error {
 	return nil
 }
 
-func isNetwork(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrUnexpectedEOF)
-}
 
 // clean replaces the session's secrets in a server's text with
 // "xxxxx", joins its lines (oneLine) and escapes its control
