@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -145,13 +146,13 @@ func (rn *runner) put(r io.Reader) (int64, error) {
 	}
 	// From here on the server may hold new bytes: never again.
 	rn.sent = true
-	n, rerr, werr := send(s.ctx, t, r)
+	n, rerr, werr := send(s.ctx, t, r, s.typ == ftpurl.TypeASCII)
 	switch {
 	case rerr != nil:
 		// The reader failed: end the transfer, and say what the
 		// server holds now.
 		e := s.fail(op, line, &readerError{err: rerr})
-		if ferr := t.end(); ferr != nil && !isReply(ferr) {
+		if ferr := finish(t); ferr != nil && !isReply(ferr) {
 			s.abort()
 			e.note = "the connection ended too: what the server holds is unknown"
 			return n, e
@@ -174,7 +175,7 @@ func (rn *runner) put(r io.Reader) (int64, error) {
 		rn.cleanUp(e, target, name)
 		return n, e
 	}
-	if err := t.end(); err != nil {
+	if err := finish(t); err != nil {
 		e := s.fail(op, line, err)
 		rn.cleanUp(e, target, name)
 		return n, e
@@ -208,22 +209,30 @@ func isReply(err error) bool {
 // sendBufs holds the buffers of Put's copies.
 var sendBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
-// send copies r to the data connection of t, and reports the bytes
-// written, r's error (not io.EOF) or the connection's. Over TLS, an
-// empty upload still makes the handshake (RFC 4217 §10), for servers
-// wait for it before they see the connection's end.
-func send(ctx context.Context, t *transfer, r io.Reader) (n int64, rerr, werr error) {
+// send copies r to the data connection of t, and reports the bytes of
+// r sent, r's error (not io.EOF) or the connection's. In TYPE A (ascii)
+// a line end LF goes as CRLF, as RFC 959 §3.1.1.1 wants on the wire
+// (a CRLF stays one), and the server makes its own line ends of it.
+// Over TLS, an empty upload still makes the handshake (RFC 4217 §10),
+// for servers wait for it before they see the connection's end.
+func send(ctx context.Context, t *transfer, r io.Reader, ascii bool) (n int64, rerr, werr error) {
 	bp := sendBufs.Get().(*[]byte)
 	defer sendBufs.Put(bp)
 	buf := *bp
+	var crlf []byte
+	lastCR := false
 	for {
 		m, err := r.Read(buf)
 		if m > 0 {
-			w, err := t.conn.Write(buf[:m])
-			n += int64(w)
-			if err != nil {
+			out := buf[:m]
+			if ascii {
+				crlf, lastCR = toCRLF(crlf[:0], out, lastCR)
+				out = crlf
+			}
+			if _, err := t.conn.Write(out); err != nil {
 				return n, nil, err
 			}
+			n += int64(m)
 		}
 		if err == io.EOF {
 			break
@@ -238,6 +247,52 @@ func send(ctx context.Context, t *transfer, r io.Reader) (n int64, rerr, werr er
 		}
 	}
 	return n, nil, nil
+}
+
+// toCRLF appends src to dst with each LF not after a CR made CRLF;
+// lastCR says the byte before src was a CR, and the result says whether
+// src's last byte is one.
+func toCRLF(dst, src []byte, lastCR bool) ([]byte, bool) {
+	for len(src) > 0 {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			dst = append(dst, src...)
+			return dst, src[len(src)-1] == '\r'
+		}
+		dst = append(dst, src[:i]...)
+		if (i == 0 && !lastCR) || (i > 0 && src[i-1] != '\r') {
+			dst = append(dst, '\r')
+		}
+		dst = append(dst, '\n')
+		src, lastCR = src[i+1:], false
+	}
+	return dst, lastCR
+}
+
+// finish ends an upload's data connection and reads the final reply:
+// it shuts the writing side (TLS close_notify, RFC 5246 §7.2.1, then
+// TCP's FIN), reads what the server still sends (a TLS 1.3 session
+// ticket) until it closes, and only then closes. Closing a connection
+// that holds unread bytes makes the kernel send a reset, which throws
+// away the upload's last bytes in flight: vsftpd and pyftpdlib then
+// kept about 100 KB of 1 MiB over TLS.
+func finish(t *transfer) error {
+	c := t.conn
+	if tc, ok := c.(*tls.Conn); ok {
+		if err := tc.CloseWrite(); err != nil {
+			return err
+		}
+		c = tc.NetConn()
+	}
+	if tm, ok := c.(*timed); ok {
+		c = tm.Conn
+	}
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		if err := cw.CloseWrite(); err == nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(t.conn, 1<<20))
+		}
+	}
+	return t.end()
 }
 
 // holds checks, before APPE, that the server holds off bytes of name
