@@ -15,6 +15,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -420,6 +421,49 @@ func TestPutServersOverwriteAndNoPassword(t *testing.T) {
 						}
 					}
 				})
+			}
+		})
+	}
+}
+
+// PUT through net/http runs Put: 201 Created with an empty body
+// (RFC 9110 §15.3.2), the file stored byte for byte; a body shorter
+// than the request's ContentLength fails the upload (RFC 9110 §8.6).
+func TestPutServersRoundTrip(t *testing.T) {
+	data := randomBytes(100 << 10)
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			rel, abs := upDir(t, name+"-http")
+			hc, _ := httpClient(t)
+			u := "ftp://" + testUser + ":" + testPassword + "@" + srv.addr + "/" + rel + "/h.bin"
+			req, err := http.NewRequest(http.MethodPut, u, bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusCreated || resp.ContentLength != 0 || len(body) != 0 || resp.Header.Get("Content-Length") != "0" {
+				t.Fatalf("PUT: %s, ContentLength %d, body %q", resp.Status, resp.ContentLength, body)
+			}
+			if got, _ := os.ReadFile(filepath.Join(abs, "h.bin")); !bytes.Equal(got, data) {
+				t.Fatalf("PUT stored %d bytes, want %d", len(got), len(data))
+			}
+
+			req, _ = http.NewRequest(http.MethodPut, strings.TrimSuffix(u, "h.bin")+"short.bin", io.NopCloser(bytes.NewReader(data[:10])))
+			req.ContentLength = 20
+			resp, err = (&fetch.Client{}).RoundTrip(req)
+			if err == nil {
+				resp.Body.Close()
+				t.Fatalf("PUT of 10 bytes with ContentLength 20: %s, want an error", resp.Status)
+			}
+			if !strings.Contains(err.Error(), "does not hold ContentLength bytes") {
+				t.Errorf("PUT short body: %v", err)
 			}
 		})
 	}
