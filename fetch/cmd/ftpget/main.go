@@ -15,6 +15,10 @@
 //	-C -                resume: start at the size of the -o/-O file and
 //	                    append to it (REST, RFC 3659 §5)
 //	-C N                start at byte N, appending to the output
+//	-T FILE             upload FILE ("-": standard input) to the URL, as
+//	                    curl does (a URL ending in "/" takes FILE's name);
+//	                    -C - resumes it (SIZE, then APPE)
+//	--ftp-create-dirs   with -T, make the URL's missing directories
 //	-I                  print what the server says of the name: its type,
 //	                    size (Content-Length) and time (Last-Modified)
 //	--password-file F   the password for a URL with a user and none
@@ -42,6 +46,8 @@
 //	7   no connection to the server
 //	18  partial file: the transfer ended before the file did
 //	23  the output could not be written, or -O has no safe name
+//	25  upload: the server refused it, or does not hold it whole
+//	26  upload: the local file could not be read
 //	28  timeout (--timeout, or the server stalled)
 //	36  -C: the output is larger than the remote file, or the URL
 //	    names a directory
@@ -112,6 +118,9 @@ Flags may come before or after the URL.
   -O                  write to the URL's file name, in this directory
   -C -                resume: start at the size of the -o/-O file, append
   -C N                start at byte N, appending to the output
+  -T FILE             upload FILE to the URL (a URL ending in / takes its
+                      name); -C - resumes it; --ftp-create-dirs makes the
+                      URL's missing directories
   -I                  print the type, size and time of the name
   --password-file F   the password for a URL with a user and none ("-":
                       standard input); else it is asked on the terminal
@@ -123,8 +132,9 @@ Flags may come before or after the URL.
   -h, --help          print this help
 
 Exit statuses: 0 done, 1 other failure, 2 usage, 3 bad URL, 6 unknown
-host, 7 no connection, 18 partial file, 23 write error, 28 timeout, 36
-cannot resume, 67 login refused, 78 not found.
+host, 7 no connection, 18 partial file, 23 write error, 25 upload failed,
+26 read error, 28 timeout, 36 cannot resume, 67 login refused, 78 not
+found.
 `
 
 // options are what the flags say.
@@ -140,6 +150,7 @@ type options struct {
 	method       ftpurl.Method
 	absolute     bool
 	timeout      time.Duration
+	uploadOptions
 }
 
 // parseArgs reads the flags and the URL, in any order. It returns nil
@@ -160,6 +171,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	set.TextVar(&o.method, "method", ftpurl.MultiCWD, "")
 	set.BoolVar(&o.absolute, "absolute", false, "")
 	set.DurationVar(&o.timeout, "timeout", 0, "")
+	uploadFlags(set, &o.uploadOptions)
 
 	fail := func(msg string) (*options, int) {
 		fmt.Fprintf(stderr, "ftpget: %s\nTry 'ftpget -h'.\n", msg)
@@ -199,7 +211,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	switch resume {
 	case "":
 	case "-":
-		if o.output == "" && !o.remoteName {
+		if o.output == "" && !o.remoteName && o.upload == "" {
 			return fail("-C - resumes the file of -o or -O: give one of them")
 		}
 		o.resume = resumeFromEnd
@@ -306,6 +318,9 @@ func (g *getter) get() int {
 			return exitUsage
 		}
 		g.opts = append(g.opts, fetch.WithPassword(pw))
+	}
+	if o.upload != "" {
+		return g.upload()
 	}
 	if o.head {
 		return g.head()
