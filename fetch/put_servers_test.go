@@ -66,6 +66,12 @@ func upTargets(t *testing.T, name string) []upTarget {
 // in the tree ("up/NAME-123") and on disk.
 func upDir(t *testing.T, label string) (rel, abs string) {
 	t.Helper()
+	return upDirB(t, label)
+}
+
+// upDirB is upDir for a test or a benchmark.
+func upDirB(t testing.TB, label string) (rel, abs string) {
+	t.Helper()
 	if testTree == "" {
 		t.Skip("no test tree")
 	}
