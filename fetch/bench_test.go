@@ -270,7 +270,9 @@ func BenchmarkPutVsCurl(b *testing.B) {
 		var curlT, putT time.Duration
 		for i := range b.N {
 			interleave(i, []func(){
-				func() { curlT += timeIt(b, func() error { return runCurl(curl, "-T", glob, base+"curl/", "--ftp-create-dirs") }) },
+				func() {
+					curlT += timeIt(b, func() error { return runCurl(curl, "-T", glob, base+"curl/", "--ftp-create-dirs") })
+				},
 				func() {
 					putT += timeIt(b, func() error {
 						cl := &fetch.Client{}
