@@ -33,9 +33,11 @@ func Put(ctx context.Context, rawURL string, r io.Reader, opts ...Option) (int64
 // [WithMethod], [WithAbsolutePaths], the login and [WithPassword] apply):
 // Put enters the plan's directories as for RETR, sends "TYPE A" for
 // ";type=a" and "TYPE I" otherwise, then "STOR name" (RFC 959 §4.1.3) and
-// sends r's bytes over the data connection. A URL with no name (a
-// directory, "ftp://host/pub/"), or with ";type=d", e or u, fails before
-// connecting with an *[Error] of Op "stor".
+// sends r's bytes over the data connection; in TYPE A each LF that no CR
+// precedes goes as CRLF (RFC 959 §3.1.1.1), and the count Put returns is
+// of r's bytes. A URL with no name (a directory, "ftp://host/pub/"), or
+// with ";type=d", e or u, fails before connecting with an *[Error] of Op
+// "stor".
 //
 // Put is done only when it is proven. Servers answer 226 to an upload cut
 // short (all five that fetch is tested on do), so after the 226 Put asks

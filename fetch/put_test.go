@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/ftpurl/ftpurl"
@@ -537,5 +538,23 @@ func TestPutBytesArriveWhole(t *testing.T) {
 	}
 	if b, _ := st.get("big.bin"); !bytes.Equal(b, data) {
 		t.Fatalf("the server holds %d bytes, want the %d sent", len(b), len(data))
+	}
+}
+
+// ";type=a" sends a line end as CRLF (RFC 959 §3.1.1.1), a CRLF as it
+// is, even when a read splits it; Put counts the reader's bytes.
+func TestPutASCIISendsCRLF(t *testing.T) {
+	st := newStore()
+	f := newFake(t, st.script())
+	text := "a\nb\r\nc\n\nd"
+	n, err := put(t, testClient(t), f.url("t.txt;type=a"), iotest.OneByteReader(strings.NewReader(text)))
+	if err != nil || n != int64(len(text)) {
+		t.Fatalf("Put = %d, %v", n, err)
+	}
+	if b, _ := st.get("t.txt"); string(b) != "a\r\nb\r\nc\r\n\r\nd" {
+		t.Fatalf("sent %q", b)
+	}
+	if f.received("SIZE") {
+		t.Errorf("SIZE sent in TYPE A: %q", f.commands())
 	}
 }
