@@ -1,6 +1,7 @@
 package fetch_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -229,4 +230,104 @@ func each(urls []string, workers int, f func(string) error) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
+}
+
+// BenchmarkPutVsCurl measures Client.Put against curl -T on the vsftpd
+// that TestMain starts, as the password user, interleaved in one run as
+// BenchmarkVsCurl is:
+//
+//	cd fetch && go test -run '^$' -bench PutVsCurl -benchtime 5x
+//
+// Sub-benchmarks:
+//   - files300: 300 local files of 4 KiB, curl uploading them in one
+//     process (-T "{f000,...,f299}" URL/, one login), the Client with
+//     one Put after another (one login too);
+//   - big256MiB: one local file of 256 MiB (sparse: read from no disk),
+//     bytes per second.
+//
+// Each reports curl's rate, the Client's, and their ratio (above 1: the
+// Client is faster). It needs curl on PATH.
+func BenchmarkPutVsCurl(b *testing.B) {
+	srv := need(b, "vsftpd")
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		b.Skip("no curl on PATH")
+	}
+	local := b.TempDir()
+	rel, _ := upDirB(b, "bench-put")
+	base := "ftp://" + testUser + ":" + testPassword + "@" + srv.addr + "/" + rel + "/"
+
+	b.Run("files300", func(b *testing.B) {
+		var names []string
+		for i := range benchFiles {
+			name := fmt.Sprintf("f%03d", i)
+			names = append(names, name)
+			if err := os.WriteFile(filepath.Join(local, name), bytes.Repeat([]byte{byte('a' + i%26)}, 4096), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		glob := filepath.Join(local, "{"+strings.Join(names, ",")+"}")
+		var curlT, putT time.Duration
+		for i := range b.N {
+			interleave(i, []func(){
+				func() {
+					curlT += timeIt(b, func() error { return runCurl(curl, "-T", glob, base+"curl/", "--ftp-create-dirs") })
+				},
+				func() {
+					putT += timeIt(b, func() error {
+						cl := &fetch.Client{}
+						defer cl.CloseIdleConnections()
+						for _, name := range names {
+							f, err := os.Open(filepath.Join(local, name))
+							if err != nil {
+								return err
+							}
+							_, err = cl.Put(context.Background(), base+"client/"+name, f, fetch.WithCreateDirs())
+							f.Close()
+							if err != nil {
+								return err
+							}
+						}
+						return nil
+					})
+				},
+			})
+		}
+		n := float64(b.N * benchFiles)
+		b.ReportMetric(n/curlT.Seconds(), "curl-files/s")
+		b.ReportMetric(n/putT.Seconds(), "client-files/s")
+		b.ReportMetric(curlT.Seconds()/putT.Seconds(), "client/curl")
+		b.ReportMetric(0, "ns/op")
+	})
+
+	b.Run("big256MiB", func(b *testing.B) {
+		big := filepath.Join(local, "big.bin")
+		if err := bigFile(big); err != nil {
+			b.Fatal(err)
+		}
+		var curlT, putT time.Duration
+		for i := range b.N {
+			interleave(i, []func(){
+				func() { curlT += timeIt(b, func() error { return runCurl(curl, "-T", big, base+"curl-big.bin") }) },
+				func() {
+					putT += timeIt(b, func() error {
+						f, err := os.Open(big)
+						if err != nil {
+							return err
+						}
+						defer f.Close()
+						cl := &fetch.Client{}
+						defer cl.CloseIdleConnections()
+						_, err = cl.Put(context.Background(), base+"client-big.bin", f)
+						return err
+					})
+				},
+			})
+		}
+		mib := float64(b.N) * bigSize / (1 << 20)
+		b.ReportMetric(mib/curlT.Seconds(), "curl-MiB/s")
+		b.ReportMetric(mib/putT.Seconds(), "client-MiB/s")
+		b.ReportMetric(curlT.Seconds()/putT.Seconds(), "client/curl")
+		b.ReportMetric(0, "ns/op")
+	})
 }

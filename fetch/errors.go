@@ -26,11 +26,18 @@ type Error struct {
 	// greeting; or the context had ended before), "tls" (AUTH TLS, PBSZ
 	// or PROT of WithTLS, RFC 4217, or the TLS handshake), "login" (USER
 	// and PASS, or, before connecting, a password missing or holding CR,
-	// LF or NUL), "cwd", "type", "size" (SIZE, RFC 3659 §4), "rest"
-	// (REST of WithOffset, RFC 3659 §5, or an offset refused before
-	// connecting), "retr" (RETR, and reading the file), "list", "nlst",
-	// "verify" (the CWD of ftpurl.Plan.Verify), "stat" (a step of Stat),
-	// or "plan" (a Plan with no Action).
+	// LF or NUL), "cwd", "type", "size" (SIZE, RFC 3659 §4: before
+	// RETR; for Put, the size that WithOffset must find, and the proof
+	// after the 226 that the server holds every byte), "rest" (REST of
+	// WithOffset, RFC 3659 §5, or an offset refused before connecting),
+	// "retr" (RETR, and reading the file), "list", "nlst", "verify" (the
+	// CWD of ftpurl.Plan.Verify), "stat" (a step of Stat), or "plan" (a
+	// Plan with no Action). Put's steps: "stor" (STOR, sending the bytes,
+	// and Put's reader failing; or, before connecting, a URL that names
+	// no file), "appe" (APPE of WithOffset, the same; or an offset
+	// refused before connecting), "mkd" (MKD of WithCreateDirs) and
+	// "rename" (RNFR or RNTO of WithTempName). The DELE of a temporary
+	// file is never an Op: its outcome is part of the message.
 	Op string
 
 	// Fallback reports whether the step belongs to the plan's Fallback,
@@ -313,7 +320,6 @@ func contextErr(ctx context.Context) error {
 	}
 	return nil
 }
-
 
 // clean replaces the session's secrets in a server's text with
 // "xxxxx", joins its lines (oneLine) and escapes its control

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ftpurl/ftpurl/fetch"
@@ -137,4 +138,22 @@ func Example_readmeStatResume() {
 	// Output:
 	// 28 2024-05-01 12:00:00 +0000 UTC
 	// ftp.example.org.
+}
+
+// The README's upload.
+func Example_readmeUpload() {
+	stop := readmeMirror()
+	defer stop()
+	ctx := context.Background()
+
+	backup := strings.NewReader("-- dump of 2024-05-01\n")
+	n, err := fetch.Put(ctx, "ftp://ftpurl:ftpurl-secret@ftp.example.org/backups/2024-05-01.sql", backup,
+		fetch.WithCreateDirs(), // MKD backups, where CWD backups is refused
+		fetch.WithTempName())   // STOR .2024-05-01.sql.ftpurl-XXXXXXXX.part, then RNFR and RNTO
+	if err != nil {
+		log.Fatal(err) // *fetch.Error: the command refused (Op "stor", "mkd", "rename"), or "size" for an upload cut short
+	}
+	fmt.Println(n, "bytes, proven by SIZE") // 22 bytes, proven by SIZE
+	// Output:
+	// 22 bytes, proven by SIZE
 }

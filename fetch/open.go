@@ -28,6 +28,19 @@ type request struct {
 // the options against them: everything that can fail before
 // connecting.
 func newRequest(rawURL string, opts []Option) (*request, error) {
+	r, err := parseRequest(rawURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkOffset(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// parseRequest is newRequest without the check of WithOffset, which
+// Put makes its own way.
+func parseRequest(rawURL string, opts []Option) (*request, error) {
 	cfg := newConfig(opts)
 	u, err := cfg.grammar.Parse(rawURL)
 	if err != nil {
@@ -56,9 +69,6 @@ func newRequestFor(u *ftpurl.URL, cfg config) (*request, error) {
 	}
 	r.u, r.plan, r.redacted = u, plan, u.Redacted()
 	if err := r.login(); err != nil {
-		return nil, err
-	}
-	if err := r.checkOffset(); err != nil {
 		return nil, err
 	}
 	r.key = key{scheme: scheme(u), addr: u.Address(), user: r.user, password: r.password, tls: plain}

@@ -20,6 +20,8 @@ type config struct {
 	dialTimeout time.Duration
 	offset      int64
 	tls         bool
+	createDirs  bool // Put: MKD a directory whose CWD is refused
+	tempName    bool // Put: STOR to a temporary name, then RNFR/RNTO
 }
 
 // WithGrammar parses the URL with g instead of [ftpurl.Lenient]. For a g
@@ -72,6 +74,13 @@ func WithDialTimeout(d time.Duration) Option {
 // offsets count other bytes, fails Open before it connects; a server that
 // refuses REST fails it with Op "rest", never the file from byte 0.
 // Response.Size stays the whole file's; a directory is listed as without it.
+//
+// On [Client.Put] it resumes an upload: "SIZE name" must say n (RFC 3659
+// §4), then "APPE name" (RFC 959 §4.1.3) sends what the reader holds,
+// which the caller has positioned at byte n of the file. A SIZE that says
+// anything else, or none, fails Put with Op "size" before a byte is sent:
+// never a file with a hole or a doubled part. With ";type=a" or
+// [WithTempName] it fails Put before it connects, with Op "appe".
 func WithOffset(n int64) Option {
 	return func(c *config) { c.offset = n }
 }
@@ -85,4 +94,30 @@ func WithOffset(n int64) Option {
 // (implicit TLS). The Client's TLSConfig configures it.
 func WithTLS() Option {
 	return func(c *config) { c.tls = true }
+}
+
+// WithCreateDirs makes [Client.Put] create the URL's missing directories,
+// as curl's --ftp-create-dirs does: where the server refuses a CWD of the
+// plan with 550, Put sends "MKD dir" (RFC 959 §4.1.3), then the CWD again.
+// MKD goes one segment at a time ("MKD a", then "MKD a/b" for a
+// [ftpurl.SingleCWD] "CWD a/b"), since servers refuse to make a directory
+// whose parent is missing; an MKD refused for a directory that exists is
+// no error, and the CWD that follows decides. A refused MKD is an *[Error]
+// of Op "mkd". With [ftpurl.NoCWD] no CWD is sent, and it has no effect.
+// It has no effect on Open, Stat, ReadDir or Walk.
+func WithCreateDirs() Option {
+	return func(c *config) { c.createDirs = true }
+}
+
+// WithTempName makes [Client.Put] store the file under a temporary name in
+// the same directory, ".NAME.ftpurl-XXXXXXXX.part" (X a random hex digit),
+// and, once the server holds it whole, rename it onto the URL's name with
+// "RNFR" and "RNTO" (RFC 959 §4.1.3): the URL's name never holds a partial
+// file, and readers see the old file or the new one. A Put that fails after
+// the temporary file was made deletes it ("DELE"), and where the server
+// refuses that, the *[Error] names the temporary file. A refused rename is
+// Op "rename". Pure-FTPd does the same by itself. It has no effect on
+// Open, Stat, ReadDir or Walk.
+func WithTempName() Option {
+	return func(c *config) { c.tempName = true }
 }

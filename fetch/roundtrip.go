@@ -32,7 +32,13 @@ import (
 //     "text/plain; charset=utf-8", the server's lines each ended by "\n".
 //   - HEAD runs [Client.Stat]: GET's Content-Type, Last-Modified when the
 //     server gives it, and Content-Length for a file GET fetches in TYPE I.
-//   - Any other method is 405 with "Allow: GET, HEAD" (RFC 9110 §15.5.6).
+//   - PUT runs [Client.Put] with the request's body: 201 Created, with an
+//     empty body (Content-Length: 0). A body that does not hold the
+//     request's ContentLength (when it is above 0) fails the Put as a
+//     reader that fails does. A refusal of STOR, APPE, RNTO or MKD with
+//     550, 553 or 532 is 403; other errors are answered as for GET.
+//   - Any other method is 405 with "Allow: GET, HEAD, PUT" (RFC 9110
+//     §15.5.6).
 //
 // "Range: bytes=N-" (RFC 9110 §14.2) without If-Range runs Open
 // [WithOffset](N): 206 with "Content-Range: bytes N-L/S" (§14.4), or 416
@@ -49,7 +55,7 @@ import (
 func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Body != nil {
 		// A RoundTripper closes the request body, even on errors.
-		req.Body.Close()
+		defer req.Body.Close()
 	}
 	if req.URL == nil {
 		return nil, errors.New("fetch: RoundTrip: the request has no URL")
@@ -63,10 +69,59 @@ func (c *Client) RoundTrip(req *http.Request) (*http.Response, error) {
 		return c.roundTripGet(req, u, rawURL)
 	case http.MethodHead:
 		return c.roundTripHead(req, u, rawURL)
+	case http.MethodPut:
+		return c.roundTripPut(req, u, rawURL)
 	}
-	resp := textResponse(req, http.StatusMethodNotAllowed, "fetch: an ftp URL answers GET and HEAD, not "+req.Method+"\n")
-	resp.Header.Set("Allow", "GET, HEAD")
+	resp := textResponse(req, http.StatusMethodNotAllowed, "fetch: an ftp URL answers GET, HEAD and PUT, not "+req.Method+"\n")
+	resp.Header.Set("Allow", "GET, HEAD, PUT")
 	return resp, nil
+}
+
+// roundTripPut runs Put with the request's body: 201 Created, or the
+// error's response. A body that ends before or goes past the request's
+// ContentLength fails the Put, as a reader that fails does.
+func (c *Client) roundTripPut(req *http.Request, u *ftpurl.URL, rawURL string) (*http.Response, error) {
+	body := io.Reader(http.NoBody)
+	if req.Body != nil {
+		body = req.Body
+	}
+	if req.ContentLength > 0 {
+		body = &exactReader{r: io.LimitReader(body, req.ContentLength+1), left: req.ContentLength}
+	}
+	_, err := c.Put(req.Context(), rawURL, body, loginOptions(req, u)...)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && (e.Op == "stor" || e.Op == "appe" || e.Op == "rename" || e.Op == "mkd") && (e.Code == 550 || e.Code == 553 || e.Code == 532) {
+			resp := textResponse(req, http.StatusForbidden, err.Error()+"\n")
+			return resp, nil
+		}
+		return errorResponse(req, err)
+	}
+	resp := newResponse(req, http.StatusCreated)
+	resp.Body = http.NoBody
+	resp.ContentLength = 0
+	resp.Header.Set("Content-Length", "0")
+	return resp, nil
+}
+
+// exactReader fails when r ends before left bytes, or holds more.
+type exactReader struct {
+	r    io.Reader
+	left int64
+}
+
+var errBodyLength = errors.New("the request body does not hold ContentLength bytes")
+
+func (e *exactReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	e.left -= int64(n)
+	switch {
+	case e.left < 0:
+		return 0, errBodyLength
+	case err == io.EOF && e.left > 0:
+		return n, errBodyLength
+	}
+	return n, err
 }
 
 // requestURL converts the request's URL for Open: through

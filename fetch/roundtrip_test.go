@@ -70,8 +70,9 @@ type roundTripCase struct {
 // file, 206 with Content-Range for "bytes=N-" (RFC 9110 §14.1.2,
 // §14.4, §15.3.7), 416 with "Content-Range: bytes */N" past the end
 // (§15.5.17), 404 for what the server has not, 401 with
-// WWW-Authenticate for a refused login (§15.5.2), 405 with Allow for a
-// method other than GET and HEAD (§15.5.6).
+// WWW-Authenticate for a refused login (§15.5.2), 403 for a refused
+// PUT (§15.5.4), 405 with Allow for a method other than GET, HEAD and
+// PUT (§15.5.6).
 func roundTripCases() []roundTripCase {
 	bin := binaryFile()
 	login := url.UserPassword(testUser, testPassword).String() + "@"
@@ -120,8 +121,10 @@ func roundTripCases() []roundTripCase {
 			header: []string{"Authorization", "Basic " + basic("someone", testPassword)}, status: 401, length: -2},
 		{name: "WrongPassword", path: "text.txt", user: url.UserPassword(testUser, "wrong").String() + "@", status: 403, length: -2},
 		{name: "Post", method: "POST", path: "text.txt", status: 405, length: -2,
-			headers: map[string]string{"Allow": "GET, HEAD"}},
-		{name: "Put", method: "PUT", path: "text.txt", status: 405, length: -2},
+			headers: map[string]string{"Allow": "GET, HEAD, PUT"}},
+		// Anonymous may not write on any test server: the refused STOR
+		// is 403 (put_servers_test.go uploads as the password user).
+		{name: "PutRefused", method: "PUT", path: "text.txt", status: 403, length: -2},
 	}
 }
 

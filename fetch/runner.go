@@ -24,13 +24,22 @@ type runner struct {
 
 	unique string // readDir: the listed directory's unique fact (MLSD's cdir)
 	self   bool   // readDir: find unique with MLST where the listing has no cdir
+
+	// sent reports that the action may have changed what the server
+	// holds: a Put whose STOR or APPE began. do never runs it again.
+	sent bool
+
+	// mkdirs makes enter create a directory whose CWD is refused
+	// (WithCreateDirs).
+	mkdirs bool
 }
 
 // do runs act on a session of c for r: an idle one or a new one. When
 // act fails on a reused session that the server had left (421, or the
 // connection's end) before any of the result reached the caller, it
 // runs once more on a new session, as net/http retries an idempotent
-// request on a reused connection that the server closed.
+// request on a reused connection that the server closed. An action that
+// set rn.sent (a Put that began its transfer) is never run again.
 func (c *Client) do(ctx context.Context, r *request, act func(*runner) error) error {
 	for retried := false; ; retried = true {
 		s, reused, err := c.connect(ctx, r)
@@ -46,7 +55,7 @@ func (c *Client) do(ctx context.Context, r *request, act func(*runner) error) er
 			return nil
 		}
 		c.release(s, reusable(err))
-		if reused && !retried && gone(ctx, err) {
+		if reused && !retried && !rn.sent && gone(ctx, err) {
 			continue
 		}
 		return err
@@ -64,8 +73,10 @@ func (rn *runner) fail(op, command string, err error, fallback bool) *Error {
 // returns its last step, the action (RETR, LIST or NLST; none for a
 // Verify). The first plan of a reused session starts from where the
 // plan starts (goHome), and skips the CWDs the session has made
-// already; a TYPE in force is not sent again (RFC 959 §3.1.1). This is
-// the one place that switches on a step's Command.
+// already; a TYPE in force is not sent again (RFC 959 §3.1.1). With
+// rn.mkdirs, a CWD refused with 550 makes the directory (makeDirs) and
+// is sent again. This is the one place that switches on a step's
+// Command.
 func (rn *runner) enter(p *ftpurl.Plan, fallback bool) (ftpurl.Step, *Error) {
 	return rn.steps(p, "cwd", fallback, !fallback)
 }
@@ -94,7 +105,15 @@ func (rn *runner) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl.
 				continue
 			}
 			if err := s.cwd(st, true); err != nil {
-				return ftpurl.Step{}, rn.judge(rn.fail(op, st.String(), err, fallback), st.Arg, asDir)
+				e := rn.fail(op, st.String(), err, fallback)
+				if rn.mkdirs && e.refused(550) {
+					e = rn.makeDirs(st.Arg, e)
+					if e == nil {
+						continue
+					}
+					return ftpurl.Step{}, e
+				}
+				return ftpurl.Step{}, rn.judge(e, st.Arg, asDir)
 			}
 		case "TYPE":
 			if err := s.setType(st); err != nil {

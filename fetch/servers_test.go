@@ -98,6 +98,10 @@ var (
 	tlsServers = map[string]*tlsServer{}
 )
 
+// testTree is the directory every server serves (run.tree), for the
+// upload tests, which read what they uploaded back from it.
+var testTree string
+
 // The test run's CA, which signed the TLS servers' certificate (for
 // 127.0.0.1 and localhost): as PEM, as a pool for tls.Config.RootCAs,
 // and as a file (for curl --cacert). Nil and "" when making it failed.
@@ -429,9 +433,6 @@ func buildTree(dir string) error {
 	return os.Mkdir(filepath.Join(dir, "emptydir"), 0o755)
 }
 
-// testTree is the directory of the tree every server serves.
-var testTree string
-
 // walkTree is the tree "walk/" of the test tree: what Walk, ReadDir and
 // the listing parser meet on real servers (issue 26): names with a
 // space, "%", ";type=d", a backslash, a leading "-", non-ASCII and
@@ -620,8 +621,13 @@ func (d *ftpDriver) ClientConnected(ftpserver.ClientContext) (string, error) {
 func (d *ftpDriver) ClientDisconnected(ftpserver.ClientContext) {}
 
 func (d *ftpDriver) AuthUser(_ ftpserver.ClientContext, user, pass string) (ftpserver.ClientDriver, error) {
-	if user == "anonymous" || user == testUser && pass == testPassword {
+	switch {
+	case user == "anonymous":
 		return afero.NewReadOnlyFs(afero.NewBasePathFs(afero.NewOsFs(), d.root)), nil
+	case user == testUser && pass == testPassword:
+		// The password user may write, as on the other servers; the
+		// upload tests write only in directories they make (put_test.go).
+		return afero.NewBasePathFs(afero.NewOsFs(), d.root), nil
 	}
 	return nil, errors.New("login refused")
 }
@@ -938,7 +944,7 @@ local_enable=YES
 local_root=%s
 chroot_local_user=YES
 allow_writeable_chroot=YES
-write_enable=NO
+write_enable=YES
 pam_service_name=ftpurl-vsftpd
 secure_chroot_dir=%s
 pasv_enable=YES

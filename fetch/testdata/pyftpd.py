@@ -28,7 +28,9 @@ from pyftpdlib.servers import FTPServer
 def main():
     port, root, lo, hi, user, password = sys.argv[1:7]
     authorizer = DummyAuthorizer()
-    authorizer.add_user(user, password, root, perm="elr")
+    # The password user may write (the upload tests write only in
+    # directories they make); anonymous reads only.
+    authorizer.add_user(user, password, root, perm="elradfmw")
     authorizer.add_anonymous(root, perm="elr")
     handler = FTPHandler
     if len(sys.argv) > 7:

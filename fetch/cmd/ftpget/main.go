@@ -195,6 +195,7 @@ type options struct {
 	absolute      bool
 	timeout       time.Duration
 	remoteNameAll bool
+	uploadOptions
 }
 
 // A transfer is one URL and where its file goes.
@@ -236,6 +237,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	set.BoolVar(&o.remoteNameAll, "remote-name-all", false, "")
 	set.Func("C", "", func(s string) error { resume = s; o.resumeSet = true; return nil })
 	set.Func("continue-at", "", func(s string) error { resume = s; o.resumeSet = true; return nil })
+	uploadFlags(set, &o.uploadOptions)
 	set.BoolVar(&o.head, "I", false, "")
 	set.BoolVar(&o.head, "head", false, "")
 	set.StringVar(&o.passwordFile, "password-file", "", "")
@@ -296,7 +298,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 		}
 	case "-":
 		for _, t := range o.transfers {
-			if t.output == "" && !t.remoteName || t.output == "-" {
+			if o.upload == "" && (t.output == "" && !t.remoteName || t.output == "-") {
 				return fail("-C - resumes the file of -o or -O: give one for " + t.url)
 			}
 		}
@@ -521,9 +523,11 @@ func (g *getter) get() int {
 		return g.fail(err, false)
 	}
 	g.u = u
-	if g.name, err = g.outputName(); err != nil {
-		g.printf("%v", err)
-		return exitWrite
+	if o.upload == "" {
+		if g.name, err = g.outputName(); err != nil {
+			g.printf("%v", err)
+			return exitWrite
+		}
 	}
 	if g.client, err = g.command.client(u); err != nil {
 		return g.fail(err, false)
@@ -541,6 +545,9 @@ func (g *getter) get() int {
 		if pw, ok := g.passwords[u.User.Username()+"@"+u.Address()]; ok {
 			g.opts = append(g.opts, fetch.WithPassword(pw))
 		}
+	}
+	if o.upload != "" {
+		return g.upload()
 	}
 	if o.head {
 		return g.head()

@@ -1,0 +1,504 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net"
+	"net/textproto"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ftpurl/ftpurl"
+)
+
+// Put uploads what r holds to the file rawURL names, with
+// [DefaultClient]; see [Client.Put].
+func Put(ctx context.Context, rawURL string, r io.Reader, opts ...Option) (int64, error) {
+	return DefaultClient.Put(ctx, rawURL, r, opts...)
+}
+
+// Put uploads what r holds, to its end (io.EOF), to the file rawURL names,
+// and returns the bytes it sent. The 1997 draft §2.5 allows an ftp URL to
+// name a file to update, and curl uploads to one (-T); the 2011 draft §3.2
+// says its URIs are not for uploading, so Put follows the 1997 draft and
+// curl.
+//
+// The URL is parsed and planned as for [Client.Open] ([WithGrammar],
+// [WithMethod], [WithAbsolutePaths], the login and [WithPassword] apply):
+// Put enters the plan's directories as for RETR, sends "TYPE A" for
+// ";type=a" and "TYPE I" otherwise, then "STOR name" (RFC 959 §4.1.3) and
+// sends r's bytes over the data connection; in TYPE A each LF that no CR
+// precedes goes as CRLF (RFC 959 §3.1.1.1), and the count Put returns is
+// of r's bytes. A URL with no name (a directory, "ftp://host/pub/"), or
+// with ";type=d", e or u, fails before connecting with an *[Error] of Op
+// "stor".
+//
+// Put is done only when it is proven. Servers answer 226 to an upload cut
+// short (all five that fetch is tested on do), so after the 226 Put asks
+// "SIZE name" (RFC 3659 §4) and fails with Op "size" unless the server
+// holds exactly the bytes sent (plus the [WithOffset] offset). Two cases
+// take the 226 alone: ";type=a", where the server converts line ends
+// (RFC 959 §3.1.1.1) and SIZE counts other bytes than were sent, and a
+// server whose FEAT (RFC 2389) does not list SIZE.
+//
+// When r fails (a Read returns an error other than io.EOF), Put ends the
+// transfer and returns an *[Error] of Op "stor" (or "appe") that wraps r's
+// error and says what the server now holds: the SIZE of the partial file,
+// or, with [WithTempName], that the temporary file was deleted. Put
+// returns the bytes sent so far with every error.
+//
+// [WithCreateDirs] makes missing directories, [WithTempName] stores under
+// a temporary name then renames, [WithOffset] resumes with "APPE". Put
+// reuses the Client's sessions as Open does, and runs again on a new
+// session only when the reused one failed before STOR: a Put that may
+// have sent data is never sent again.
+//
+// ctx bounds the whole upload. Every error but a parse or plan error
+// (*[ftpurl.Error]) is an *[Error] that names the command refused and
+// holds the server's reply; none shows the password. Servers differ
+// (ProFTPD refuses to overwrite a file, to APPE and to RNTO onto a file by
+// default, "550 ... Overwrite permission denied"): such a refusal is an
+// *Error of the command's Op, with Code and Msg the server's.
+func (c *Client) Put(ctx context.Context, rawURL string, r io.Reader, opts ...Option) (int64, error) {
+	req, err := newPutRequest(rawURL, opts)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := req.withTimeout(ctx)
+	defer cancel()
+	var n int64
+	err = c.do(ctx, req, func(rn *runner) error {
+		var err error
+		n, err = rn.put(r)
+		return err
+	})
+	return n, err
+}
+
+// newPutRequest is newRequest for Put: the URL's plan turned into the
+// plan of an upload (its CWDs, the TYPE, RETR Name, whose argument STOR
+// takes), and Put's rules for WithOffset.
+func newPutRequest(rawURL string, opts []Option) (*request, error) {
+	r, err := parseRequest(rawURL, opts)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(op, msg string) (*request, error) {
+		return nil, &Error{Op: op, URL: r.redacted, Err: errors.New(msg)}
+	}
+	p := *r.plan
+	switch {
+	case p.Action == ftpurl.NameList:
+		return fail("stor", `Put needs a file name: ";type=d" names a directory listing`)
+	case p.Name == "" || p.Action != ftpurl.Retrieve && p.Action != ftpurl.RetrieveOrList:
+		return fail("stor", "Put needs a file name: the URL names a directory (the name is the STOR argument, RFC 959 §4.1.3)")
+	case p.Type != ftpurl.TypeImage && p.Type != ftpurl.TypeASCII:
+		return fail("stor", "Put sends TYPE A (;type=a) or TYPE I, not TYPE "+strings.ToUpper(string(rune(p.Type))))
+	}
+	p.Action, p.Fallback, p.Verify = ftpurl.Retrieve, nil, nil
+	r.plan = &p
+	switch off := r.cfg.offset; {
+	case off < 0:
+		return fail("appe", "WithOffset: the offset "+strconv.FormatInt(off, 10)+" is negative")
+	case off > 0 && p.Type != ftpurl.TypeImage:
+		return fail("appe", `WithOffset needs TYPE I: SIZE counts TYPE I bytes (RFC 3659 §4), which ";type=a" does not send`)
+	case off > 0 && r.cfg.tempName:
+		return fail("appe", "WithOffset and WithTempName: a resumed upload appends to the name itself, which a temporary file would replace")
+	}
+	return r, nil
+}
+
+// put runs an upload on rn's session: the plan's CWDs and TYPE, then
+// STOR (or SIZE and APPE for WithOffset), the bytes, the final reply,
+// the SIZE that proves them, and for WithTempName the rename.
+func (rn *runner) put(r io.Reader) (int64, error) {
+	s, req := rn.s, rn.req
+	rn.mkdirs = req.cfg.createDirs
+	st, e := rn.enter(req.plan, false)
+	if e != nil {
+		return 0, e
+	}
+	name := st.Arg
+	off := req.cfg.offset
+	verb, op := "STOR", "stor"
+	target := name
+	if req.cfg.tempName {
+		target = tempName(name)
+	}
+	if off > 0 {
+		verb, op = "APPE", "appe"
+		if e := rn.holds(name, off); e != nil {
+			return 0, e
+		}
+	}
+	line := verb + " " + target
+	t, failed, err := s.start(line, 0)
+	if err != nil {
+		if failed == "" {
+			failed = line
+		}
+		// Refused before any byte: the server made no file.
+		return 0, s.fail(op, failed, err)
+	}
+	// From here on the server may hold new bytes: never again.
+	rn.sent = true
+	n, rerr, werr := send(s.ctx, t, r, s.typ == ftpurl.TypeASCII)
+	switch {
+	case rerr != nil:
+		// The reader failed: end the transfer, and say what the
+		// server holds now.
+		e := s.fail(op, line, &readerError{err: rerr})
+		if ferr := finish(t); ferr != nil && !isReply(ferr) {
+			s.abort()
+			e.note = "the connection ended too: what the server holds is unknown"
+			return n, e
+		}
+		if req.cfg.tempName {
+			rn.discard(e, target, false)
+		} else {
+			rn.sayHolds(e, target)
+		}
+		return n, e
+	case werr != nil:
+		// The server closed the data connection, or the network
+		// failed: the final reply, where there is one, says why.
+		if ferr := t.end(); isReply(ferr) {
+			werr = ferr
+		} else {
+			t.conn.Close()
+		}
+		e := s.fail(op, line, werr)
+		rn.cleanUp(e, target, name)
+		return n, e
+	}
+	if err := finish(t); err != nil {
+		e := s.fail(op, line, err)
+		rn.cleanUp(e, target, name)
+		return n, e
+	}
+	if e := rn.proveSize(target, off+n); e != nil {
+		rn.cleanUp(e, target, name)
+		return n, e
+	}
+	if target != name {
+		if e := rn.rename(target, name); e != nil {
+			rn.discard(e, target, true)
+			return n, e
+		}
+	}
+	return n, nil
+}
+
+// readerError is the failure of Put's reader: errors.Is and errors.As
+// reach it, and it reads as what Put was doing.
+type readerError struct{ err error }
+
+func (e *readerError) Error() string { return "reading what to upload: " + e.err.Error() }
+func (e *readerError) Unwrap() error { return e.err }
+
+// isReply reports whether err is a reply of the server.
+func isReply(err error) bool {
+	var tp *textproto.Error
+	return errors.As(err, &tp)
+}
+
+// sendBufs holds the buffers of Put's copies.
+var sendBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// send copies r to the data connection of t, and reports the bytes of
+// r sent, r's error (not io.EOF) or the connection's. In TYPE A (ascii)
+// a line end LF goes as CRLF, as RFC 959 §3.1.1.1 wants on the wire
+// (a CRLF stays one), and the server makes its own line ends of it.
+// Over TLS, an empty upload still makes the handshake (RFC 4217 §10),
+// for servers wait for it before they see the connection's end.
+func send(ctx context.Context, t *transfer, r io.Reader, ascii bool) (n int64, rerr, werr error) {
+	bp := sendBufs.Get().(*[]byte)
+	defer sendBufs.Put(bp)
+	buf := *bp
+	var crlf []byte
+	lastCR := false
+	for {
+		m, err := r.Read(buf)
+		if m > 0 {
+			out := buf[:m]
+			if ascii {
+				crlf, lastCR = toCRLF(crlf[:0], out, lastCR)
+				out = crlf
+			}
+			if _, err := t.conn.Write(out); err != nil {
+				return n, nil, err
+			}
+			n += int64(m)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return n, err, nil
+		}
+	}
+	if tc, ok := t.conn.(*tls.Conn); ok && n == 0 {
+		if err := tc.HandshakeContext(ctx); err != nil {
+			return 0, nil, err
+		}
+	}
+	return n, nil, nil
+}
+
+// toCRLF appends src to dst with each LF not after a CR made CRLF;
+// lastCR says the byte before src was a CR, and the result says whether
+// src's last byte is one.
+func toCRLF(dst, src []byte, lastCR bool) ([]byte, bool) {
+	for len(src) > 0 {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			dst = append(dst, src...)
+			return dst, src[len(src)-1] == '\r'
+		}
+		dst = append(dst, src[:i]...)
+		if (i == 0 && !lastCR) || (i > 0 && src[i-1] != '\r') {
+			dst = append(dst, '\r')
+		}
+		dst = append(dst, '\n')
+		src, lastCR = src[i+1:], false
+	}
+	return dst, lastCR
+}
+
+// finish ends an upload's data connection and reads the final reply:
+// it shuts the writing side (TLS close_notify, RFC 5246 §7.2.1, then
+// TCP's FIN), reads what the server still sends (a TLS 1.3 session
+// ticket) until it closes, and only then closes. Closing a connection
+// that holds unread bytes makes the kernel send a reset, which throws
+// away the upload's last bytes in flight: vsftpd and pyftpdlib then
+// kept about 100 KB of 1 MiB over TLS.
+func finish(t *transfer) error {
+	c := t.conn
+	if tc, ok := c.(*tls.Conn); ok {
+		if err := tc.CloseWrite(); err != nil {
+			return err
+		}
+		c = tc.NetConn()
+	}
+	if tm, ok := c.(*timed); ok {
+		c = tm.Conn
+	}
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		if err := cw.CloseWrite(); err == nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(t.conn, 1<<20))
+		}
+	}
+	return t.end()
+}
+
+// holds checks, before APPE, that the server holds off bytes of name
+// (RFC 3659 §4): anything else would leave a hole or a doubled part.
+func (rn *runner) holds(name string, off int64) *Error {
+	s := rn.s
+	line := "SIZE " + name
+	if !s.ctl.has("SIZE") {
+		e := s.fail("size", line, errors.New("the server does not list SIZE in FEAT (RFC 3659 §4): fetch cannot check where to resume"))
+		return e
+	}
+	got, rep, err := s.size(name)
+	switch {
+	case err != nil:
+		return s.fail("size", line, err)
+	case rep.code != 213:
+		e := s.failReply("size", line, rep)
+		e.note = "WithOffset " + strconv.FormatInt(off, 10) + " resumes a file the server must hold"
+		return e
+	case got < 0:
+		return s.fail("size", line, errors.New("the server's 213 reply holds no size: "+strconv.Quote(clip(rep.text))))
+	case got != off:
+		return s.fail("size", line, errors.New("the server holds "+strconv.FormatInt(got, 10)+" bytes, not the WithOffset "+strconv.FormatInt(off, 10)+": APPE would leave a hole or a doubled part"))
+	}
+	return nil
+}
+
+// proveSize checks, after the 226, that the server holds want bytes of
+// name (RFC 3659 §4): in TYPE I where FEAT lists SIZE, else it takes
+// the 226.
+func (rn *runner) proveSize(name string, want int64) *Error {
+	s := rn.s
+	if s.typ != ftpurl.TypeImage || !s.ctl.has("SIZE") {
+		return nil
+	}
+	line := "SIZE " + name
+	got, rep, err := s.size(name)
+	switch {
+	case err != nil:
+		return s.fail("size", line, err)
+	case rep.code != 213:
+		e := s.failReply("size", line, rep)
+		e.note = "the server answered 226, and SIZE cannot prove that it holds the " + strconv.FormatInt(want, 10) + " bytes"
+		return e
+	case got != want:
+		e := s.fail("size", line, errors.New("the server answered 226 and holds "+strconv.FormatInt(got, 10)+" bytes, not the "+strconv.FormatInt(want, 10)+" it should (the upload was cut short)"))
+		e.partial = true
+		return e
+	}
+	return nil
+}
+
+// rename sends RNFR from and RNTO to (RFC 959 §4.1.3): 350, then 250.
+func (rn *runner) rename(from, to string) *Error {
+	s := rn.s
+	for _, st := range []struct {
+		line string
+		code int
+	}{{"RNFR " + from, 350}, {"RNTO " + to, 250}} {
+		rep, err := s.ctl.cmd(st.line)
+		if err != nil {
+			return s.fail("rename", st.line, err)
+		}
+		if rep.code != st.code && !(st.code == 250 && rep.code/100 == 2) {
+			return s.failReply("rename", st.line, rep)
+		}
+	}
+	return nil
+}
+
+// cleanUp ends a Put that failed after its transfer began: a temporary
+// file is deleted, and the error says what the server holds under the
+// name otherwise.
+func (rn *runner) cleanUp(e *Error, target, name string) {
+	if target != name {
+		rn.discard(e, target, false)
+		return
+	}
+	rn.sayHolds(e, target)
+}
+
+// sayHolds notes in e what the server holds of name after a failed Put
+// (SIZE, RFC 3659 §4), when the session can still ask.
+func (rn *runner) sayHolds(e *Error, name string) {
+	s := rn.s
+	if !rn.canAsk(e) {
+		return
+	}
+	if !s.ctl.has("SIZE") || s.typ != ftpurl.TypeImage {
+		addNote(e, "what the server holds of "+strconv.Quote(name)+" is unknown")
+		return
+	}
+	n, rep, err := s.size(name)
+	switch {
+	case err != nil:
+		s.abort()
+	case rep.code == 213 && n >= 0:
+		addNote(e, "the server now holds "+strconv.FormatInt(n, 10)+" bytes of "+strconv.Quote(name))
+	default:
+		addNote(e, "SIZE "+name+": "+strconv.Itoa(rep.code)+" "+s.clean(rep.text))
+	}
+}
+
+// discard deletes the temporary file of a failed Put (DELE, RFC 959
+// §4.1.3), and notes in e that it did, or the file's name where it
+// could not. whole says the file holds the whole upload.
+func (rn *runner) discard(e *Error, temp string, whole bool) {
+	s := rn.s
+	what := "the temporary file " + strconv.Quote(temp)
+	if whole {
+		what = "the temporary file " + strconv.Quote(temp) + ", which holds the whole upload,"
+	}
+	if !rn.canAsk(e) {
+		addNote(e, what+" may be left on the server")
+		return
+	}
+	line := "DELE " + temp
+	rep, err := s.ctl.cmd(line)
+	switch {
+	case err != nil:
+		s.abort()
+		addNote(e, what+" may be left on the server")
+	case rep.code/100 == 2:
+		addNote(e, what+" was deleted")
+	default:
+		addNote(e, what+" is left on the server: "+line+": "+strconv.Itoa(rep.code)+" "+s.clean(rep.text))
+	}
+}
+
+// canAsk reports whether the session can send another command after e:
+// the control connection is whole and in step.
+func (rn *runner) canAsk(e *Error) bool {
+	if rn.s.closed() {
+		return false
+	}
+	var cut *cutReply
+	if errors.As(e.Err, &cut) || e.Code == 421 || e.Timeout() || contextErr(rn.s.ctx) != nil {
+		return false
+	}
+	return e.Code != 0 || !isNetwork(e.Err)
+}
+
+// isNetwork reports a failure of the connection rather than a reply.
+func isNetwork(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, net.ErrClosed) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+func addNote(e *Error, note string) {
+	if e.note != "" {
+		e.note += "; "
+	}
+	e.note += note
+}
+
+// tempName returns the temporary name of WithTempName for name, in the
+// same directory: ".NAME.ftpurl-XXXXXXXX.part".
+func tempName(name string) string {
+	dir, base := path.Split(name)
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return dir + "." + base + ".ftpurl-" + hex.EncodeToString(b[:]) + ".part"
+}
+
+// makeDirs makes the directory dir that a CWD refused with cwdErr (550),
+// for WithCreateDirs: MKD of each of its segments in turn ("a", then
+// "a/b"; RFC 959 §4.1.3), as servers make one level at a time, then the
+// CWD again. An MKD refused for a directory that exists is no error:
+// the CWD that follows decides.
+func (rn *runner) makeDirs(dir string, cwdErr *Error) *Error {
+	s := rn.s
+	var last *Error
+	for _, d := range prefixes(dir) {
+		line := "MKD " + d
+		rep, err := s.ctl.cmd(line)
+		if err != nil {
+			return s.fail("mkd", line, err)
+		}
+		if rep.code/100 == 2 {
+			last = nil
+			continue
+		}
+		last = s.failReply("mkd", line, rep)
+	}
+	if err := s.cwd(cwdStep(dir), true); err != nil {
+		e := s.fail("cwd", "CWD "+dir, err)
+		if last != nil {
+			last.prior = cwdErr
+			return last
+		}
+		return e
+	}
+	return nil
+}
+
+// prefixes returns the directories to make for dir, one segment more
+// each: "a", "a/b", "a/b/c" for "a/b/c"; "/a", "/a/b" for "/a/b".
+func prefixes(dir string) []string {
+	var out []string
+	for i := 1; i < len(dir); i++ {
+		if dir[i] == '/' && dir[i-1] != '/' {
+			out = append(out, dir[:i])
+		}
+	}
+	return append(out, dir)
+}
