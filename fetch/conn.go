@@ -192,13 +192,21 @@ func newControl(c net.Conn, t *timed) *control {
 	return &control{conn: c, t: t, r: bufio.NewReaderSize(c, 4096), w: textproto.NewWriter(bufio.NewWriterSize(c, 512))}
 }
 
-// send writes one command line and its CRLF (RFC 959 §4.1.3). A line
-// holding CR, LF or NUL is refused: no command can carry another.
-func (c *control) send(line string) error {
-	if strings.ContainsAny(line, "\r\n\x00") {
-		return errors.New("a command holds CR, LF or NUL")
+// send writes command lines, each with its CRLF (RFC 959 §4.1.3), in
+// one write. A line holding CR, LF or NUL is refused: no command can
+// carry another.
+func (c *control) send(lines ...string) error {
+	for _, line := range lines {
+		if strings.ContainsAny(line, "\r\n\x00") {
+			return errors.New("a command holds CR, LF or NUL")
+		}
 	}
-	return c.w.PrintfLine("%s", line)
+	for _, line := range lines {
+		if _, err := c.w.W.WriteString(line + "\r\n"); err != nil {
+			return err
+		}
+	}
+	return c.w.W.Flush()
 }
 
 // cmd sends line and reads its reply, which must be final: a 1xx (RFC

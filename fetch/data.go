@@ -127,7 +127,7 @@ func (s *session) passive() (net.Conn, string, error) {
 			if !ok {
 				return nil, "EPSV", errors.New("the server's 229 reply names no port (RFC 2428 §3): " + strconv.Quote(clip(rep.text)))
 			}
-			port = p
+			port, s.epsvOK = p, true
 		case rep.code >= 500 && rep.code < 600:
 			s.noEPSV = true
 		default:
@@ -148,9 +148,16 @@ func (s *session) passive() (net.Conn, string, error) {
 		}
 		port = p
 	}
+	conn, err := s.dialData(port)
+	return conn, "", err
+}
+
+// dialData connects the data connection to port on the control
+// connection's host, in TLS where the session is.
+func (s *session) dialData(port int) (net.Conn, error) {
 	c, err := s.dialTCP(s.ctx, net.JoinHostPort(s.dataHost, strconv.Itoa(port)), s.dialTimeout)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	var conn net.Conn = &timed{Conn: c, dl: &s.dl}
 	if s.tls != nil {
@@ -161,7 +168,7 @@ func (s *session) passive() (net.Conn, string, error) {
 		// §10.2).
 		conn = tls.Client(conn, s.tls)
 	}
-	return conn, "", nil
+	return conn, nil
 }
 
 // epsvPort reads the port of a 229 reply: "(|||port|)", where "|" may
@@ -218,6 +225,9 @@ func pasvPort(text string) (int, bool) {
 // the transfer (125 or 150, RFC 959 §4.2). A refusal closes the data
 // connection and returns the command refused with the reply as error.
 func (s *session) start(line string, offset int64) (*transfer, string, error) {
+	if s.epsvOK && offset == 0 {
+		return s.startPipelined(line)
+	}
 	conn, failed, err := s.passive()
 	if err != nil {
 		return nil, failed, err
@@ -237,6 +247,50 @@ func (s *session) start(line string, offset int64) (*transfer, string, error) {
 		conn.Close()
 		return nil, line, err
 	}
+	return s.opened(conn, line)
+}
+
+// startPipelined is start on a session whose EPSV has worked: EPSV and
+// the command go out together (RFC 959 §4.1 lets a client send a
+// command before the reply to the one before it; the server reads them
+// in order), which saves a round trip a transfer. The data connection
+// is dialed once the 229 is read, as the server then waits for it. A
+// dial that fails where the server has refused the command (and closed
+// its port) gives that refusal.
+func (s *session) startPipelined(line string) (*transfer, string, error) {
+	if err := s.ctl.send("EPSV", line); err != nil {
+		return nil, "EPSV", err
+	}
+	rep, err := s.ctl.read()
+	if err != nil {
+		return nil, "EPSV", err
+	}
+	port, ok := epsvPort(rep.text)
+	if rep.code != 229 || !ok {
+		// The command's reply follows; the server had no passive
+		// port for it, so nothing was transferred.
+		if _, err := s.ctl.read(); err != nil {
+			return nil, line, err
+		}
+		s.epsvOK = false
+		if rep.code != 229 {
+			return nil, "EPSV", rep.err()
+		}
+		return nil, "EPSV", errors.New("the server's 229 reply names no port (RFC 2428 §3): " + strconv.Quote(clip(rep.text)))
+	}
+	conn, err := s.dialData(port)
+	if err != nil {
+		if rep, rerr := s.ctl.read(); rerr == nil && rep.code >= 400 {
+			return nil, line, rep.err()
+		}
+		return nil, "", err
+	}
+	return s.opened(conn, line)
+}
+
+// opened reads the reply to a transfer command whose data connection
+// is conn.
+func (s *session) opened(conn net.Conn, line string) (*transfer, string, error) {
 	rep, err := s.ctl.read()
 	if err != nil {
 		conn.Close()

@@ -158,7 +158,7 @@ type run struct {
 }
 
 func startServers() *run {
-	r := &run{installed: serversDir(), nextPasv: 30000 + os.Getpid()%10000*2}
+	r := &run{installed: serversDir(), nextPasv: firstPasvPort()}
 	fail := func(err error) *run {
 		for _, name := range serverNames {
 			servers[name] = &server{name: name, err: err}
@@ -286,6 +286,15 @@ func (r *run) stop() {
 		return
 	}
 	_ = os.RemoveAll(r.dir)
+}
+
+// firstPasvPort is where the run's passive port ranges begin: below
+// Linux's ephemeral ports (32768-60999), where the client's own end of
+// a connection could hold a port a server then fails to listen on
+// (vsftpd answered "500 OOPS: priv_sock_get_int"), and apart for runs
+// of different processes at once.
+func firstPasvPort() int {
+	return 10000 + os.Getpid()%40*400
 }
 
 // pasvRange is how many passive ports each server instance gets: 100,

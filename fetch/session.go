@@ -45,6 +45,7 @@ type session struct {
 	typ       ftpurl.Typecode // the TYPE in force; 0 unknown
 	sizeIn150 bool            // a 150 of this session gave "(N bytes)"
 	noEPSV    bool            // the server refused EPSV: PASV from now on
+	epsvOK    bool            // an EPSV worked: it goes out with the transfer command
 
 	dialTimeout time.Duration // WithDialTimeout of the use at hand
 
