@@ -57,6 +57,7 @@ type mirrorFlags struct {
 	dir       string // --mirror DIR
 	recursive bool   // -r
 	parallel  int    // -P
+	pSet      bool   // -P given
 	newer     bool   // -N
 }
 
@@ -64,8 +65,16 @@ func (m *mirrorFlags) add(set *flag.FlagSet) {
 	set.StringVar(&m.dir, "mirror", "", "")
 	set.BoolVar(&m.recursive, "r", false, "")
 	set.BoolVar(&m.recursive, "recursive", false, "")
-	set.IntVar(&m.parallel, "P", 0, "")
-	set.IntVar(&m.parallel, "parallel", 0, "")
+	parallel := func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("-P takes a number of sessions, not %q", s)
+		}
+		m.parallel, m.pSet = n, true
+		return nil
+	}
+	set.Func("P", "", parallel)
+	set.Func("parallel", "", parallel)
 	set.BoolVar(&m.newer, "N", false, "")
 	set.BoolVar(&m.newer, "newer", false, "")
 }
@@ -77,7 +86,7 @@ func (m *mirrorFlags) on() bool { return m.dir != "" || m.recursive }
 // it returns a usage message, or "".
 func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume string) string {
 	if !m.on() {
-		if m.parallel != 0 || m.newer {
+		if m.pSet || m.newer {
 			return "-P and -N go with --mirror DIR or -r"
 		}
 		return ""
@@ -89,12 +98,12 @@ func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume strin
 		return "--mirror and -r write the tree's own names: no -o or -O"
 	case o.head:
 		return "-I does not go with --mirror or -r"
-	case m.parallel < 0 || m.parallel > 64:
+	case m.pSet && (m.parallel < 1 || m.parallel > 64):
 		return fmt.Sprintf("-P takes 1 to 64 sessions, not %d", m.parallel)
 	case o.resumeSet && resume != "-":
 		return "with --mirror or -r, -C takes only - (resume the partial files)"
 	}
-	if m.parallel == 0 {
+	if !m.pSet {
 		m.parallel = defaultParallel
 	}
 	if o.resumeSet {
@@ -292,7 +301,13 @@ func (m *mirror) mkdir(local string) error {
 		return lerr
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("%s exists in %s and is not a directory (%v): its tree is not copied", quoteName(filepath.ToSlash(local)), m.dir, fi.Mode().Type())
+		what := "a file"
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			what = "a symbolic link"
+		} else if !fi.Mode().IsRegular() {
+			what = "not a directory"
+		}
+		return fmt.Errorf("%s exists in %s and is %s: the server's directory of that name is not copied", quoteName(filepath.ToSlash(local)), m.dir, what)
 	}
 	return nil
 }
@@ -334,6 +349,17 @@ func (m *mirror) fetchFile(j fileJob) {
 			offset = fi.Size()
 		}
 	}
+	if size == 0 {
+		// Nothing to transfer. And a FIFO that a server's MLSD calls
+		// an empty file (type=file;size=0: ftpserverlib, pyftpdlib,
+		// ProFTPD) would hold RETR until someone writes to it.
+		m.finish(j.path, part, local, mtime, true)
+		return
+	}
+	if offset > 0 && offset == size {
+		m.finish(j.path, part, local, mtime, false) // whole, but not renamed when the run stopped
+		return
+	}
 	opts := j.opts
 	if offset > 0 {
 		opts = append(slices.Clip(opts), fetch.WithOffset(offset))
@@ -350,7 +376,10 @@ func (m *mirror) fetchFile(j fileJob) {
 	}
 	defer resp.Close()
 	if resp.Action != ftpurl.Retrieve {
-		m.failure(errors.New("listed as a file, but RETR was refused and the name lists as a directory"), exitFailed, quoteName(j.path))
+		// RETR refused, and CWD to the name worked: a link to a
+		// directory that the server's MLSD calls a file (ftpserverlib
+		// does, with the link's own size).
+		m.count(&m.links, "not copied: %s, listed as a file but a directory to RETR and CWD (a symbolic link to one, as some MLSD lists it)", quoteName(j.path))
 		return
 	}
 	if resp.Size >= 0 {
@@ -384,6 +413,22 @@ func (m *mirror) fetchFile(j fileJob) {
 		m.failure(fmt.Errorf("%d bytes, of %d: kept as %s for -C -", offset+n, size, quoteName(j.path+partSuffix)), exitPartial, quoteName(j.path))
 		return
 	}
+	m.finish(j.path, part, local, mtime, false)
+}
+
+// finish gives the whole file part the server's time and its own name,
+// local; with empty, it makes part an empty file first.
+func (m *mirror) finish(p, part, local string, mtime time.Time, empty bool) {
+	if empty {
+		f, err := m.root.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o666)
+		if err == nil {
+			err = f.Close()
+		}
+		if err != nil {
+			m.failure(err, exitWrite, "")
+			return
+		}
+	}
 	if !mtime.IsZero() {
 		if err := m.root.Chtimes(part, mtime, mtime); err != nil {
 			m.failure(err, exitWrite, "")
@@ -391,7 +436,7 @@ func (m *mirror) fetchFile(j fileJob) {
 		}
 	}
 	if err := m.root.Rename(part, local); err != nil {
-		m.failure(err, exitWrite, "")
+		m.failure(err, exitWrite, quoteName(p))
 		return
 	}
 	m.count(&m.files, "")
