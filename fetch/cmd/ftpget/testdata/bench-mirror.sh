@@ -121,6 +121,12 @@ PROFTPD_PROXY=$(port)
 pids="$pids $!"
 sleep 0.5
 
+if [ "${BENCH_SERVE_ONLY:-}" = 1 ]; then
+	# For experiments: the delayed servers, until interrupted.
+	echo "vsftpd ftp://127.0.0.1:$VSFTPD_PROXY/ proftpd ftp://127.0.0.1:$PROFTPD_PROXY/ ftpget $WORK/ftpget"
+	sleep 100000
+fi
+
 now() { date +%s.%N; }
 # run TOOL SERVER PORT: one timed mirror into a fresh directory; prints
 # the seconds, after checking that 1,000 files came, byte for byte.

@@ -79,9 +79,29 @@ func proxy(listen, upstream string, delay time.Duration) error {
 				return
 			}
 			host, _, _ := net.SplitHostPort(upstream)
-			go pump(s, c, delay, nil)
-			pump(c, s, delay, func(line string) string { return rewritePassive(line, host, delay) })
+			go pump(s, c, delay, logLines("> "))
+			logIn := logLines("< ")
+			pump(c, s, delay, func(line string) string {
+				line = rewritePassive(line, host, delay)
+				if logIn != nil {
+					logIn(line)
+				}
+				return line
+			})
 		}()
+	}
+}
+
+// logLines prints each control line on standard error when
+// BENCHTOOL_LOG=1, to see what a client sends; nil otherwise.
+func logLines(prefix string) func(string) string {
+	if os.Getenv("BENCHTOOL_LOG") != "1" {
+		return nil
+	}
+	start := time.Now()
+	return func(line string) string {
+		fmt.Fprintf(os.Stderr, "%6d %s%s", time.Since(start).Milliseconds(), prefix, line)
+		return line
 	}
 }
 
