@@ -22,6 +22,15 @@
 //	-C N                start at byte N, appending to the output
 //	-I                  print what the server says of the name: its type,
 //	                    size (Content-Length) and time (Last-Modified)
+//	--mirror DIR        copy the tree that the one directory URL names
+//	                    into DIR (made if missing); see below
+//	-r, --recursive     the same, into a directory named as the URL's
+//	                    last segment (the host's name for its root), here
+//	-P N, --parallel N  with a mirror: N sessions at once, 1 to 64 (4)
+//	-N, --newer         with a mirror: fetch only the files whose size
+//	                    or server UTC time differs from the copy's
+//	-C -                with a mirror: resume each partial file
+//	                    (NAME.ftpget-part) where it stopped
 //	--password-file F   the password for a URL with a user and none
 //	                    ("-": standard input); without it ftpget asks on
 //	                    the terminal, without echo (RFC 1738 §3.2.1)
@@ -56,6 +65,25 @@
 // proxy the name. Every connection, control and data, goes through
 // the proxy. An http:// or other proxy is refused (exit 5), never
 // ignored.
+//
+// Mirror. --mirror DIR (or -r) copies the tree that a directory URL
+// names, as wget -m and lftp mirror do: regular files and directories
+// only. Links, FIFOs, devices and sockets are named on standard error
+// and counted, never followed or made; a name that is not one safe
+// local path element is skipped and named. Nothing is written outside
+// DIR, not even through a symbolic link already in DIR (all writes go
+// through os.Root). Each file is written as NAME.ftpget-part and renamed
+// to NAME once its bytes match the server's size; its time is then set
+// to the server's UTC time (MLSD, else MDTM; never a LIST time, whose
+// year and zone are guesses), so that -N fetches nothing the second
+// time. -C - resumes the .ftpget-part files (REST) and checks the size.
+// One line on standard error ends the mirror: the files and bytes
+// fetched, the files up to date (-N), the directories, what was
+// skipped, and how many failed. The exit status is 0 when nothing
+// failed, else the status (below) of the first failure: 78 a file or
+// directory the server refused (an unreadable directory too), 18 a file
+// cut short, 23 a file that could not be written in DIR, 36 a refused
+// REST. On a terminal, a progress line counts the files and bytes.
 //
 // Exit statuses, as curl's where one fits (curl(1), EXIT CODES). With
 // several URLs, ftpget fetches each in turn and exits with the status
@@ -156,6 +184,12 @@ URL, in order, as curl pairs them.
   -C -                resume: start at the size of the -o/-O file, append
   -C N                start at byte N, appending to the output
   -I                  print the type, size and time of the name
+  --mirror DIR        copy the tree the directory URL names into DIR
+  -r, --recursive     the same, into the URL's last segment, here
+  -P N                with a mirror: N sessions at once (default 4)
+  -N                  with a mirror: only the files whose size or server
+                      time (MLSD, MDTM) differs from the local copy's
+  -C -                with a mirror: resume the partial files (.ftpget-part)
   --password-file F   the password for a URL with a user and none ("-":
                       standard input); else it is asked on the terminal
   --tls               secure an ftp:// URL with AUTH TLS (RFC 4217)
@@ -195,6 +229,7 @@ type options struct {
 	absolute      bool
 	timeout       time.Duration
 	remoteNameAll bool
+	mirror        mirrorFlags // --mirror, -r, -P, -N: see mirror.go
 	uploadOptions
 }
 
@@ -251,6 +286,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	set.TextVar(&o.method, "method", ftpurl.MultiCWD, "")
 	set.BoolVar(&o.absolute, "absolute", false, "")
 	set.DurationVar(&o.timeout, "timeout", 0, "")
+	o.mirror.add(set)
 
 	fail := func(msg string) (*options, int) {
 		fmt.Fprintf(stderr, "ftpget: %s; try 'ftpget -h'\n", oneLine(msg))
@@ -283,6 +319,15 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 		return fail(fmt.Sprintf("%d -o/-O for %d URLs: each -o or -O goes with one URL, in order", len(outputs), len(urls)))
 	case o.timeout < 0:
 		return fail("--timeout must not be negative")
+	}
+	if o.mirror.on() && o.upload != "" {
+		return fail("-T uploads one file; it does not go with --mirror or -r")
+	}
+	if msg := o.mirror.check(o, urls, len(outputs), resume); msg != "" {
+		return fail(msg)
+	} else if o.mirror.on() {
+		o.transfers = []transfer{{url: urls[0]}}
+		return o, exitOK
 	}
 	for i, u := range urls {
 		t := transfer{url: u, remoteName: o.remoteNameAll}
@@ -548,6 +593,9 @@ func (g *getter) get() int {
 	}
 	if o.upload != "" {
 		return g.upload()
+	}
+	if o.mirror.on() {
+		return g.mirror()
 	}
 	if o.head {
 		return g.head()

@@ -1,0 +1,610 @@
+package main
+
+// ftpget --mirror DIR URL and -r URL: the tree a directory URL names,
+// copied into DIR, as wget -m and lftp mirror do (issue 26, point 3).
+//
+// What is copied: regular files and directories, nothing else.
+// fetch.Client.Walk lists the tree (MLSD where the server has it, else
+// LIST) and never follows a link; a link, a FIFO, a device or a socket
+// is named on standard error and counted in the summary, never made.
+// A name that is not one safe local path element (fetch.ErrUnsafeName,
+// filepath.IsLocal) is skipped and named: nothing is ever written
+// outside DIR. Every file operation goes through an os.Root opened on
+// DIR, which refuses a path that leaves it, through ".." or through a
+// symbolic link that is already in DIR (the basic-ftp CVE-2026-27699
+// class; os.CopyFS writes through such a link).
+//
+// How a file is written: to NAME.ftpget-part in its directory, which is
+// renamed to NAME only when the bytes received are the file's size (the
+// server's 150 reply or SIZE, and the listing's); its modification time
+// is then set to the server's UTC time, from MLSD (RFC 3659 §7) or MDTM
+// (§3), never from a LIST time, whose year and zone are guesses. So a
+// file under its own name is whole, and a .ftpget-part file is partial:
+// -C - resumes it with REST (fetch.WithOffset), and -N skips a file whose
+// size and time are the server's.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ftpurl/ftpurl"
+	"github.com/ftpurl/ftpurl/fetch"
+)
+
+// partSuffix names a file being fetched, beside the file it becomes.
+const partSuffix = ".ftpget-part"
+
+// defaultParallel is -P's default: sessions at once.
+const defaultParallel = 4
+
+// mirrorFlags are the flags of a mirror.
+type mirrorFlags struct {
+	dir       string // --mirror DIR
+	recursive bool   // -r
+	parallel  int    // -P
+	pSet      bool   // -P given
+	newer     bool   // -N
+}
+
+func (m *mirrorFlags) add(set *flag.FlagSet) {
+	set.StringVar(&m.dir, "mirror", "", "")
+	set.BoolVar(&m.recursive, "r", false, "")
+	set.BoolVar(&m.recursive, "recursive", false, "")
+	parallel := func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("-P takes a number of sessions, not %q", s)
+		}
+		m.parallel, m.pSet = n, true
+		return nil
+	}
+	set.Func("P", "", parallel)
+	set.Func("parallel", "", parallel)
+	set.BoolVar(&m.newer, "N", false, "")
+	set.BoolVar(&m.newer, "newer", false, "")
+}
+
+// on reports whether the flags ask for a mirror.
+func (m *mirrorFlags) on() bool { return m.dir != "" || m.recursive }
+
+// check checks the mirror flags against the others and sets o.resume;
+// it returns a usage message, or "".
+func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume string) string {
+	if !m.on() {
+		if m.pSet || m.newer {
+			return "-P and -N go with --mirror DIR or -r"
+		}
+		return ""
+	}
+	switch {
+	case len(urls) != 1:
+		return fmt.Sprintf("--mirror and -r take one URL, not %d", len(urls))
+	case outputs > 0 || o.remoteNameAll:
+		return "--mirror and -r write the tree's own names: no -o or -O"
+	case o.head:
+		return "-I does not go with --mirror or -r"
+	case m.pSet && (m.parallel < 1 || m.parallel > 64):
+		return fmt.Sprintf("-P takes 1 to 64 sessions, not %d", m.parallel)
+	case o.resumeSet && resume != "-":
+		return "with --mirror or -r, -C takes only - (resume the partial files)"
+	}
+	if !m.pSet {
+		m.parallel = defaultParallel
+	}
+	if o.resumeSet {
+		o.resume = resumeFromEnd
+	}
+	return ""
+}
+
+// A mirror is one run of --mirror.
+type mirror struct {
+	g        *getter
+	ctx      context.Context
+	root     *os.Root    // DIR
+	dir      string      // DIR, as given, for messages
+	base     *ftpurl.URL // the tree's directory: its Dirs, no Name
+	newer    bool        // -N
+	resume   bool        // -C -
+	bar      *mirrorProgress
+	jobs     chan fileJob
+	walkOpts []fetch.Option // the options that the walk logged in with
+
+	mu       sync.Mutex
+	files    int   // files fetched
+	bytes    int64 // bytes fetched
+	upToDate int   // -N: files left as they were
+	dirs     int   // directories made or found
+	links    int   // symbolic links, not copied
+	others   int   // FIFOs, devices, sockets, unknown types, not copied
+	unsafe   int   // unsafe names, skipped
+	failed   int
+	code     int // the exit status of the first failure
+}
+
+// A fileJob is one file to fetch.
+type fileJob struct {
+	path  string // slash-separated, from the tree's root
+	entry fetch.Entry
+	opts  []fetch.Option
+}
+
+// mirror copies the tree; it returns the exit status.
+func (g *getter) mirror() int {
+	mf := &g.o.mirror
+	base := *g.u
+	if base.Name != "" {
+		base.Dirs = append(slices.Clip(base.Dirs), base.Name)
+	}
+	base.Name, base.Type = "", 0
+	dir := mf.dir
+	if dir == "" {
+		dir = localRootName(&base)
+		if !isLocalName(dir) {
+			g.printf("-r: the URL's last segment %q is not a plain local name: give --mirror DIR", dir)
+			return exitWrite
+		}
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		g.printf("--mirror: %v", err)
+		return exitWrite
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		g.printf("--mirror: %v", err)
+		return exitWrite
+	}
+	defer root.Close()
+	g.client.MaxConnsPerHost = mf.parallel // a new Client: none of its sessions is open yet
+	m := &mirror{g: g, ctx: context.Background(), root: root, dir: dir, base: &base,
+		newer: mf.newer, resume: g.o.resume == resumeFromEnd, jobs: make(chan fileJob, 256)}
+	if isTerminal(g.stderr) {
+		m.bar = newMirrorProgress(g.stderr)
+	}
+	var workers sync.WaitGroup
+	for range mf.parallel {
+		workers.Go(func() {
+			for j := range m.jobs {
+				m.fetchFile(j)
+			}
+		})
+	}
+	rootURL := base.String()
+	err = g.login(func(opts []fetch.Option) error {
+		m.walkOpts = opts
+		return g.client.Walk(m.ctx, rootURL, m.visit, opts...)
+	})
+	close(m.jobs)
+	workers.Wait()
+	if m.bar != nil {
+		m.bar.stop()
+	}
+	if err != nil {
+		m.failure(err, exitCode(err, false), "")
+	}
+	m.summary(rootURL)
+	if m.failed > 0 {
+		return m.code
+	}
+	return exitOK
+}
+
+// localRootName is the directory that -r makes: the URL's last
+// directory, or its host for the server's root, as wget names it.
+func localRootName(u *ftpurl.URL) string {
+	for _, d := range slices.Backward(u.Dirs) {
+		if d != "" {
+			return d
+		}
+	}
+	return u.Host
+}
+
+// isLocalName reports whether name is one local path element that
+// stays in its directory: filepath.IsLocal, without a separator.
+func isLocalName(name string) bool {
+	return name != "." && filepath.IsLocal(name) && !strings.ContainsAny(name, `/\`) && !strings.ContainsRune(name, filepath.Separator)
+}
+
+// visit is the walk's fetch.WalkFunc: it makes the directories, queues
+// the files, and names what it does not copy.
+func (m *mirror) visit(p string, e fetch.Entry, err error) error {
+	switch {
+	case err != nil && p == ".":
+		return err // the root: the walk ends, and its error is the run's
+	case errors.Is(err, fetch.ErrUnsafeName):
+		m.count(&m.unsafe, "skipped %s: not a safe local name (a server-chosen name that could leave %s)", quoteName(p), m.dir)
+		return nil
+	case err != nil:
+		m.failure(err, exitCode(err, false), "listing "+quoteName(p)+"/")
+		return nil
+	case p == ".":
+		return nil
+	}
+	for el := range strings.SplitSeq(p, "/") {
+		if !isLocalName(el) {
+			m.count(&m.unsafe, "skipped %s: not a safe local name", quoteName(p))
+			return skip(e)
+		}
+	}
+	local := filepath.FromSlash(p)
+	switch t := e.Mode.Type(); {
+	case t&fs.ModeSymlink != 0:
+		target := ""
+		if e.Target != "" {
+			target = " to " + quoteName(e.Target)
+		}
+		m.count(&m.links, "not copied: %s, a symbolic link%s", quoteName(p), target)
+		return nil
+	case t == fs.ModeDir:
+		if err := m.mkdir(local); err != nil {
+			m.failure(err, exitWrite, "")
+			return fs.SkipDir
+		}
+		m.count(&m.dirs, "")
+		return nil
+	case t == 0:
+		m.jobs <- fileJob{path: p, entry: e, opts: m.walkOpts}
+		return nil
+	default:
+		m.count(&m.others, "not copied: %s, %s", quoteName(p), typeName(t))
+		return nil
+	}
+}
+
+// skip is what a WalkFunc returns to pass over e.
+func skip(e fetch.Entry) error {
+	if e.Mode.IsDir() {
+		return fs.SkipDir
+	}
+	return nil
+}
+
+// typeName names a file type that a mirror does not copy.
+func typeName(t fs.FileMode) string {
+	switch {
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case t&fs.ModeCharDevice != 0:
+		return "a character device"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "of a type the listing does not say"
+}
+
+// mkdir makes the directory local in DIR, or finds it there.
+func (m *mirror) mkdir(local string) error {
+	err := m.root.Mkdir(local, 0o777)
+	if err == nil || !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	fi, lerr := m.root.Lstat(local)
+	if lerr != nil {
+		return lerr
+	}
+	if !fi.IsDir() {
+		what := "a file"
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			what = "a symbolic link"
+		} else if !fi.Mode().IsRegular() {
+			what = "not a directory"
+		}
+		return fmt.Errorf("%s exists in %s and is %s: the server's directory of that name is not copied", quoteName(filepath.ToSlash(local)), m.dir, what)
+	}
+	return nil
+}
+
+// fetchFile fetches one file into DIR.
+func (m *mirror) fetchFile(j fileJob) {
+	rawURL := m.fileURL(j.path)
+	e := j.entry
+	size := e.Size
+	mtime := time.Time{}
+	if !e.Local && !e.ModTime.IsZero() {
+		mtime = e.ModTime.UTC() // MLSD: UTC, RFC 3659 §2.3
+	} else if fi, err := m.g.client.Stat(m.ctx, rawURL, j.opts...); err == nil {
+		mtime = fi.ModTime().UTC() // MDTM: UTC, RFC 3659 §3
+		if fi.Size() >= 0 {
+			size = fi.Size()
+		}
+	} else if errors.Is(err, fetch.ErrNotFound) {
+		m.failure(err, exitNotFound, "")
+		return
+	}
+	local := filepath.FromSlash(j.path)
+	if m.newer && !mtime.IsZero() && size >= 0 {
+		if fi, err := m.root.Lstat(local); err == nil && fi.Mode().IsRegular() && fi.Size() == size && sameTime(fi.ModTime(), mtime) {
+			m.count(&m.upToDate, "")
+			return
+		}
+	}
+	part := local + partSuffix
+	var offset int64
+	if fi, err := m.root.Lstat(part); err == nil {
+		switch {
+		case !fi.Mode().IsRegular():
+			if err := m.root.Remove(part); err != nil {
+				m.failure(err, exitWrite, "")
+				return
+			}
+		case m.resume && (size < 0 || fi.Size() <= size):
+			offset = fi.Size()
+		}
+	}
+	if size == 0 {
+		// Nothing to transfer. And a FIFO that a server's MLSD calls
+		// an empty file (type=file;size=0: ftpserverlib, pyftpdlib,
+		// ProFTPD) would hold RETR until someone writes to it.
+		m.finish(j.path, part, local, mtime, true)
+		return
+	}
+	if offset > 0 && offset == size {
+		m.finish(j.path, part, local, mtime, false) // whole, but not renamed when the run stopped
+		return
+	}
+	opts := j.opts
+	if offset > 0 {
+		opts = append(slices.Clip(opts), fetch.WithOffset(offset))
+	}
+	resp, err := m.g.client.Open(m.ctx, rawURL, opts...)
+	if err != nil {
+		code := exitCode(err, false)
+		var fe *fetch.Error
+		if offset > 0 && errors.As(err, &fe) && (fe.Op == "rest" && fe.Code != 0 || fe.Code == 554) {
+			code = exitResume
+		}
+		m.failure(err, code, "")
+		return
+	}
+	defer resp.Close()
+	if resp.Action != ftpurl.Retrieve {
+		// RETR refused, and CWD to the name worked: a link to a
+		// directory that the server's MLSD calls a file (ftpserverlib
+		// does, with the link's own size).
+		m.count(&m.links, "not copied: %s, listed as a file but a directory to RETR and CWD (a symbolic link to one, as some MLSD lists it)", quoteName(j.path))
+		return
+	}
+	if resp.Size >= 0 {
+		size = resp.Size
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC | syscall.O_NOFOLLOW
+	if offset > 0 {
+		flags = os.O_WRONLY | os.O_APPEND | syscall.O_NOFOLLOW
+	}
+	f, err := m.root.OpenFile(part, flags, 0o666)
+	if err != nil {
+		m.failure(err, exitWrite, "")
+		return
+	}
+	w := &mirrorWriter{f: f, bar: m.bar}
+	n, err := io.Copy(w, resp)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		w.err, err = cerr, cerr
+	}
+	m.mu.Lock()
+	m.bytes += n
+	m.mu.Unlock()
+	switch {
+	case w.err != nil:
+		m.failure(w.err, exitWrite, "")
+		return
+	case err != nil:
+		m.failure(err, exitCode(err, true), "")
+		return
+	case size >= 0 && offset+n != size:
+		m.failure(fmt.Errorf("%d bytes, of %d: kept as %s for -C -", offset+n, size, quoteName(j.path+partSuffix)), exitPartial, quoteName(j.path))
+		return
+	}
+	m.finish(j.path, part, local, mtime, false)
+}
+
+// finish gives the whole file part the server's time and its own name,
+// local; with empty, it makes part an empty file first.
+func (m *mirror) finish(p, part, local string, mtime time.Time, empty bool) {
+	if empty {
+		f, err := m.root.OpenFile(part, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o666)
+		if err == nil {
+			err = f.Close()
+		}
+		if err != nil {
+			m.failure(err, exitWrite, "")
+			return
+		}
+	}
+	if !mtime.IsZero() {
+		if err := m.root.Chtimes(part, mtime, mtime); err != nil {
+			m.failure(err, exitWrite, "")
+			return
+		}
+	}
+	if err := m.root.Rename(part, local); err != nil {
+		m.failure(err, exitWrite, quoteName(p))
+		return
+	}
+	m.count(&m.files, "")
+	if m.bar != nil {
+		m.bar.files.Add(1)
+	}
+}
+
+// fileURL is the URL of the file at p under the tree's root.
+func (m *mirror) fileURL(p string) string {
+	u := *m.base
+	els := strings.Split(p, "/")
+	u.Dirs = append(slices.Clip(u.Dirs), els[:len(els)-1]...)
+	u.Name = els[len(els)-1]
+	return u.String()
+}
+
+// sameTime reports whether a local file's time is the server's, to the
+// second: MLSD and MDTM give seconds (a fraction where the server has
+// one), and some file systems keep less.
+func sameTime(local, remote time.Time) bool {
+	return local.Truncate(time.Second).Equal(remote.Truncate(time.Second))
+}
+
+// count adds one to n and, when msg is not "", prints it.
+func (m *mirror) count(n *int, format string, args ...any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	*n++
+	if format != "" {
+		m.printLocked(fmt.Sprintf(format, args...))
+	}
+}
+
+// failure counts a failure, keeps the first one's exit status, and
+// prints err, after what when it is not "".
+func (m *mirror) failure(err error, code int, what string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.failed++
+	if m.code == exitOK {
+		m.code = code
+	}
+	if what != "" {
+		m.printLocked(what + ": " + err.Error())
+		return
+	}
+	m.printLocked(err.Error())
+}
+
+// printLocked prints one message, on its own line under the progress
+// line; m.mu is held.
+func (m *mirror) printLocked(msg string) {
+	if m.bar != nil {
+		m.bar.clear()
+	}
+	m.g.printf("%s", msg)
+}
+
+// summary prints the one line that ends every mirror.
+func (m *mirror) summary(rootURL string) {
+	u, _ := ftpurl.Parse(rootURL)
+	var b strings.Builder
+	fmt.Fprintf(&b, "mirror of %s in %s: %d files (%d bytes) fetched", u.Redacted(), m.dir, m.files, m.bytes)
+	if m.newer {
+		fmt.Fprintf(&b, ", %d up to date", m.upToDate)
+	}
+	fmt.Fprintf(&b, ", %d directories; %d skipped (%d links, %d of other types, %d unsafe names); %d failed",
+		m.dirs, m.links+m.others+m.unsafe, m.links, m.others, m.unsafe, m.failed)
+	m.g.printf("%s", b.String())
+}
+
+// quoteName shows a server's name as it is when it is printable UTF-8,
+// and quoted (Go syntax, bytes escaped) when it is not, or when it has
+// spaces at an end.
+func quoteName(s string) string {
+	if !utf8.ValidString(s) || strings.TrimSpace(s) != s || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// A mirrorWriter writes a file and counts its bytes for the progress
+// line; it keeps the first write error, to tell it from the transfer's.
+type mirrorWriter struct {
+	f   *os.File
+	bar *mirrorProgress // nil: none
+	err error
+}
+
+func (w *mirrorWriter) Write(b []byte) (int, error) {
+	n, err := w.f.Write(b)
+	if w.bar != nil {
+		w.bar.bytes.Add(int64(n))
+	}
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
+}
+
+// A mirrorProgress is the mirror's progress line on a terminal: the
+// files fetched and the bytes written, drawn again every redrawEvery.
+type mirrorProgress struct {
+	w     io.Writer
+	start time.Time
+	files atomic.Int64
+	bytes atomic.Int64
+
+	mu    sync.Mutex
+	drawn bool
+	done  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newMirrorProgress(w io.Writer) *mirrorProgress {
+	p := &mirrorProgress{w: w, start: time.Now(), done: make(chan struct{})}
+	p.wg.Go(func() {
+		t := time.NewTicker(redrawEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-t.C:
+				p.draw()
+			}
+		}
+	})
+	return p
+}
+
+// draw draws the line again.
+func (p *mirrorProgress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := time.Since(p.start).Seconds()
+	fmt.Fprintf(p.w, "\r\033[K%d files, %s, %.0f files/s", p.files.Load(), humanBytes(p.bytes.Load()), float64(p.files.Load())/max(s, 0.001))
+	p.drawn = true
+}
+
+// clear erases the line, for a message to take its place.
+func (p *mirrorProgress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		io.WriteString(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+// stop stops the redraws and erases the line.
+func (p *mirrorProgress) stop() {
+	close(p.done)
+	p.wg.Wait()
+	p.clear()
+}
+
+// humanBytes writes n in B, KiB, MiB or GiB.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	f, i := float64(n)/unit, 0
+	for f >= unit && i < 2 {
+		f /= unit
+		i++
+	}
+	return fmt.Sprintf("%.1f %ciB", f, "KMG"[i])
+}
