@@ -3,6 +3,7 @@ package fetch
 import (
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -225,9 +226,32 @@ func pasvPort(text string) (int, bool) {
 // the transfer (125 or 150, RFC 959 §4.2). A refusal closes the data
 // connection and returns the command refused with the reply as error.
 func (s *session) start(line string, offset int64) (*transfer, string, error) {
+	t, _, failed, err := s.startAsking(line, offset, nil)
+	return t, failed, err
+}
+
+// startAsking is start with queries first (SIZE, MDTM: commands that
+// change nothing on the server), whose replies it returns in order. On
+// a session whose EPSV has worked, they go out in the same write as
+// EPSV and the command, so they cost no round trip.
+func (s *session) startAsking(line string, offset int64, queries []string) (*transfer, []reply, string, error) {
 	if s.epsvOK && offset == 0 {
-		return s.startPipelined(line)
+		return s.startPipelined(line, queries)
 	}
+	var replies []reply
+	for _, q := range queries {
+		rep, err := s.ctl.cmd(q)
+		if err != nil {
+			return nil, nil, q, err
+		}
+		replies = append(replies, rep)
+	}
+	t, failed, err := s.startAfter(line, offset)
+	return t, replies, failed, err
+}
+
+// startAfter is start without queries and without pipelining.
+func (s *session) startAfter(line string, offset int64) (*transfer, string, error) {
 	conn, failed, err := s.passive()
 	if err != nil {
 		return nil, failed, err
@@ -257,10 +281,27 @@ func (s *session) start(line string, offset int64) (*transfer, string, error) {
 // is dialed once the 229 is read, as the server then waits for it. A
 // dial that fails where the server has refused the command (and closed
 // its port) gives that refusal.
-func (s *session) startPipelined(line string) (*transfer, string, error) {
-	if err := s.ctl.send("EPSV", line); err != nil {
-		return nil, "EPSV", err
+func (s *session) startPipelined(line string, queries []string) (*transfer, []reply, string, error) {
+	if err := s.ctl.send(append(queries[:len(queries):len(queries)], "EPSV", line)...); err != nil {
+		return nil, nil, "EPSV", err
 	}
+	var replies []reply
+	for _, q := range queries {
+		rep, err := s.ctl.read()
+		if err == nil && rep.code < 200 {
+			err = &cutReply{code: rep.code, err: fmt.Errorf("the server answered with a preliminary reply (%03d), where RFC 959 §4.2 wants a final one", rep.code)}
+		}
+		if err != nil {
+			return nil, nil, q, err
+		}
+		replies = append(replies, rep)
+	}
+	t, failed, err := s.pipelined(line)
+	return t, replies, failed, err
+}
+
+// pipelined reads the replies to EPSV and line, sent already.
+func (s *session) pipelined(line string) (*transfer, string, error) {
 	rep, err := s.ctl.read()
 	if err != nil {
 		return nil, "EPSV", err

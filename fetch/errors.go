@@ -28,9 +28,11 @@ type Error struct {
 	// and PASS, or, before connecting, a password missing or holding CR,
 	// LF or NUL), "cwd", "type", "size" (SIZE, RFC 3659 §4: before
 	// RETR; for Put, the size that WithOffset must find, and the proof
-	// after the 226 that the server holds every byte), "rest" (REST of
+	// after the 226 that the server holds every byte), "mdtm" (MDTM of
+	// WithModTime, RFC 3659 §3, when it got no reply), "rest" (REST of
 	// WithOffset, RFC 3659 §5, or an offset refused before connecting),
-	// "retr" (RETR, and reading the file), "list", "nlst", "verify" (the
+	// "retr" (RETR, and reading the file), "list", "nlst", "mlsd"
+	// (ReadDir), "verify" (the
 	// CWD of ftpurl.Plan.Verify), "stat" (a step of Stat), or "plan" (a
 	// Plan with no Action). Put's steps: "stor" (STOR, sending the bytes,
 	// and Put's reader failing; or, before connecting, a URL that names

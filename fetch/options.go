@@ -20,6 +20,7 @@ type config struct {
 	dialTimeout time.Duration
 	offset      int64
 	tls         bool
+	modTime     bool
 	createDirs  bool // Put: MKD a directory whose CWD is refused
 	tempName    bool // Put: STOR to a temporary name, then RNFR/RNTO
 }
@@ -120,4 +121,14 @@ func WithCreateDirs() Option {
 // Open, Stat, ReadDir or Walk.
 func WithTempName() Option {
 	return func(c *config) { c.tempName = true }
+}
+
+// WithModTime makes Open ask for the file's modification time with MDTM
+// (RFC 3659 §3) beside its RETR, into Response.ModTime: in the same
+// write as EPSV and RETR once the session's EPSV has worked, so that it
+// costs no round trip (a mirror keeps each file's time so). Where the
+// server's FEAT has no MDTM, or it refuses the name, ModTime stays
+// zero; a directory's listing is as without it.
+func WithModTime() Option {
+	return func(c *config) { c.modTime = true }
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ftpurl/ftpurl"
 )
@@ -46,6 +47,11 @@ type Response struct {
 	// that may lack it, from SIZE (RFC 3659 §4). -1 when the server
 	// gives none, and for a listing.
 	Size int64
+
+	// ModTime is the file's modification time, in UTC, from MDTM (RFC
+	// 3659 §3) when Open ran WithModTime and the server has MDTM; zero
+	// otherwise, and for a listing.
+	ModTime time.Time
 
 	// Entries is the LIST listing, each line that [ParseListLine] reads
 	// (Unix "ls -l" and its variants, DOS/IIS, EPLF, MLSD facts); it is

@@ -218,16 +218,30 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 	s := rn.s
 	line := st.String()
 	resp.retrCmd = line
-	if s.ctl.has("SIZE") && s.typ == ftpurl.TypeImage && (!s.sizeIn150 || resp.offset > 0) {
-		n, _, err := s.size(st.Arg)
-		if err != nil {
-			return s.fail("size", "SIZE "+st.Arg, err)
-		}
-		resp.Size = n
+	var queries []string
+	askSize := s.ctl.has("SIZE") && s.typ == ftpurl.TypeImage && (!s.sizeIn150 || resp.offset > 0)
+	if askSize {
+		queries = append(queries, "SIZE "+st.Arg)
 	}
-	t, failed, err := s.start(line, resp.offset)
+	askTime := rn.req.cfg.modTime && s.ctl.has("MDTM")
+	if askTime {
+		queries = append(queries, "MDTM "+st.Arg)
+	}
+	t, replies, failed, err := s.startAsking(line, resp.offset, queries)
+	if err == nil || failed == line {
+		if askSize {
+			resp.Size, replies = sizeOf(replies[0]), replies[1:]
+		}
+		if askTime && replies[0].code == 213 {
+			resp.ModTime = parseTime(strings.TrimSpace(replies[0].text))
+		}
+	}
 	if err != nil {
 		switch {
+		case strings.HasPrefix(failed, "SIZE "):
+			return s.fail("size", failed, err)
+		case strings.HasPrefix(failed, "MDTM "):
+			return s.fail("mdtm", failed, err)
 		case strings.HasPrefix(failed, "REST "):
 			return s.fail("rest", failed, err)
 		case failed != line:
@@ -299,7 +313,7 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 // refused RETR with retrErr.
 func (rn *runner) fallback(resp *Response, p *ftpurl.Plan, retrErr *Error) error {
 	fb := p.Fallback
-	resp.Action, resp.body, resp.peek, resp.n, resp.Size = 0, nil, nil, 0, -1
+	resp.Action, resp.body, resp.peek, resp.n, resp.Size, resp.ModTime = 0, nil, nil, 0, -1, time.Time{}
 	fst, e := rn.enter(fb, true)
 	if e != nil {
 		e.prior = retrErr
@@ -402,12 +416,21 @@ func (rn *runner) verify(p *ftpurl.Plan, listing ftpurl.Step, fallback bool) err
 // reply, which it returns too; err is a failure to get a reply.
 func (s *session) size(name string) (n int64, rep reply, err error) {
 	rep, err = s.ctl.cmd("SIZE " + name)
-	if err != nil || rep.code != 213 {
+	if err != nil {
 		return -1, rep, err
 	}
-	n, perr := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64)
-	if perr != nil || n < 0 {
-		return -1, rep, nil
+	return sizeOf(rep), rep, nil
+}
+
+// sizeOf reads the size of a SIZE reply: a 213 with a decimal number
+// (RFC 3659 §4.2), else -1.
+func sizeOf(rep reply) int64 {
+	if rep.code != 213 {
+		return -1
 	}
-	return n, rep, nil
+	n, err := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
 }

@@ -220,3 +220,41 @@ func TestWalkOnServers(t *testing.T) {
 		})
 	}
 }
+
+// TestWithModTime: WithModTime asks MDTM (RFC 3659 §3) with the RETR,
+// and Response.ModTime is the file's time in UTC, to the second, on the
+// five servers; without it, no MDTM goes out.
+func TestWithModTime(t *testing.T) {
+	fi, err := os.Stat(filepath.Join(testTree, "walk", "old.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fi.ModTime().UTC().Truncate(time.Second)
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			srv := need(t, name)
+			c := &fetch.Client{}
+			defer c.CloseIdleConnections()
+			for i := 0; i < 2; i++ { // the second RETR is pipelined with its EPSV
+				resp, err := c.Open(context.Background(), "ftp://"+srv.addr+"/walk/old.txt", fetch.WithModTime())
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Close()
+				if !resp.ModTime.Equal(want) {
+					t.Errorf("ModTime = %v, want %v", resp.ModTime, want)
+				}
+			}
+		})
+	}
+	f := newFake(t, script{"MDTM": say("213 20240102030405"), "RETR": transfer("x", "150 Opening", "226 Done")})
+	c := testClient(t)
+	resp, err := c.Open(context.Background(), f.url("f;type=i"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Close()
+	if f.received("MDTM") || !resp.ModTime.IsZero() {
+		t.Errorf("without WithModTime: MDTM sent %v, ModTime %v", f.received("MDTM"), resp.ModTime)
+	}
+}

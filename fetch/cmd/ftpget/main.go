@@ -97,8 +97,12 @@
 //	6   the host name does not resolve
 //	7   no connection to the server (or to the proxy)
 //	18  partial file: the transfer ended before the file did
+//	9   the server refused to enter a directory of the URL that exists
+//	    (a file used as a directory: MLST, MDTM or SIZE shows it)
 //	23  the output could not be written (a closed pipe too), -O has no
 //	    safe name, or a binary file would go to a terminal
+//	25  upload: the server refused it, or does not hold it whole
+//	26  upload: the local file could not be read
 //	28  timeout (--timeout, or the server stalled)
 //	36  -C: the output is larger than the remote file, the server
 //	    refused the offset, the URL names a directory, or ;type=a
@@ -159,6 +163,7 @@ const (
 	exitProxy      = 5
 	exitResolve    = 6
 	exitConnect    = 7
+	exitCWD        = 9
 	exitPartial    = 18
 	exitWrite      = 23
 	exitTimeout    = 28
@@ -206,9 +211,9 @@ URL, in order, as curl pairs them.
 
 Exit statuses (the last URL's): 0 done, 1 other failure, 2 usage, 3 bad
 URL, 5 unusable proxy, 6 unknown host, 7 no connection, 18 partial file,
-23 write error, 28 timeout, 36 cannot resume, 60 certificate not
-verified, 67 login refused, 77 bad --cacert, 78 not found, 97 proxy
-refused.
+9 directory refused, 23 write error, 25 upload failed, 26 read error,
+28 timeout, 36 cannot resume, 60 certificate not verified, 67 login
+refused, 77 bad --cacert, 78 not found, 97 proxy refused.
 `
 
 // options are what the flags say.
@@ -546,6 +551,10 @@ func exitCode(err error, reading bool) int {
 		return exitResolve
 	case isFetch && fe.Op == "dial" && fe.Code == 0:
 		return exitConnect
+	case isFetch && fe.Op == "cwd" && fe.Code >= 500:
+		// curl's CURLE_REMOTE_ACCESS_DENIED: "For FTP, this occurs
+		// while trying to change to the remote directory."
+		return exitCWD
 	}
 	return exitFailed
 }

@@ -326,6 +326,9 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"NotFound", []string{ftpURL("nothing.txt")}, 78, "550"},
 		{"DirectoryNotFound", []string{ftpURL("nothing/x.txt")}, 78, "550"},
+		// A file used as a directory is no missing name: curl's 9
+		// (CURLE_REMOTE_ACCESS_DENIED, a CWD refused), not 78.
+		{"FileUsedAsADirectory", []string{ftpURL("text.txt/")}, 9, "is a file, not a directory"},
 		{"LoginRefused", []string{"ftp://" + wrong + "@" + serverAddr + "/text.txt"}, 67, "530"},
 		{"NotFTP", []string{"http://" + serverAddr + "/text.txt"}, 3, "not an ftp URL"},
 		{"BadPort", []string{"ftp://h:99999/"}, 3, "port"},

@@ -318,22 +318,38 @@ func (m *mirror) fetchFile(j fileJob) {
 	e := j.entry
 	size := e.Size
 	mtime := time.Time{}
-	if !e.Local && !e.ModTime.IsZero() {
+	exact := !e.Local && !e.ModTime.IsZero()
+	if exact {
 		mtime = e.ModTime.UTC() // MLSD: UTC, RFC 3659 §2.3
-	} else if fi, err := m.g.client.Stat(m.ctx, rawURL, j.opts...); err == nil {
-		mtime = fi.ModTime().UTC() // MDTM: UTC, RFC 3659 §3
-		if fi.Size() >= 0 {
-			size = fi.Size()
+	}
+	// A LIST time is the server's local time with a guessed year: the
+	// exact UTC time comes from MDTM (RFC 3659 §3), asked with Stat only
+	// where -N must compare it before fetching, else with the RETR
+	// itself (WithModTime: no round trip of its own).
+	stat := func() bool {
+		fi, err := m.g.client.Stat(m.ctx, rawURL, j.opts...)
+		switch {
+		case err == nil:
+			mtime = fi.ModTime().UTC()
+			if fi.Size() >= 0 {
+				size = fi.Size()
+			}
+		case errors.Is(err, fetch.ErrNotFound):
+			m.failure(err, exitNotFound, "")
+			return false
 		}
-	} else if errors.Is(err, fetch.ErrNotFound) {
-		m.failure(err, exitNotFound, "")
-		return
+		return true
 	}
 	local := filepath.FromSlash(j.path)
-	if m.newer && !mtime.IsZero() && size >= 0 {
-		if fi, err := m.root.Lstat(local); err == nil && fi.Mode().IsRegular() && fi.Size() == size && sameTime(fi.ModTime(), mtime) {
-			m.count(&m.upToDate, "")
-			return
+	if m.newer && size >= 0 {
+		if fi, err := m.root.Lstat(local); err == nil && fi.Mode().IsRegular() && fi.Size() == size {
+			if !exact && !stat() {
+				return
+			}
+			if !mtime.IsZero() && fi.Size() == size && sameTime(fi.ModTime(), mtime) {
+				m.count(&m.upToDate, "")
+				return
+			}
 		}
 	}
 	part := local + partSuffix
@@ -350,6 +366,9 @@ func (m *mirror) fetchFile(j fileJob) {
 		}
 	}
 	if size == 0 {
+		if !exact && mtime.IsZero() && !stat() {
+			return
+		}
 		// Nothing to transfer. And a FIFO that a server's MLSD calls
 		// an empty file (type=file;size=0: ftpserverlib, pyftpdlib,
 		// ProFTPD) would hold RETR until someone writes to it.
@@ -363,6 +382,9 @@ func (m *mirror) fetchFile(j fileJob) {
 	opts := j.opts
 	if offset > 0 {
 		opts = append(slices.Clip(opts), fetch.WithOffset(offset))
+	}
+	if mtime.IsZero() {
+		opts = append(slices.Clip(opts), fetch.WithModTime())
 	}
 	resp, err := m.g.client.Open(m.ctx, rawURL, opts...)
 	if err != nil {
@@ -384,6 +406,9 @@ func (m *mirror) fetchFile(j fileJob) {
 	}
 	if resp.Size >= 0 {
 		size = resp.Size
+	}
+	if mtime.IsZero() {
+		mtime = resp.ModTime
 	}
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC | syscall.O_NOFOLLOW
 	if offset > 0 {
