@@ -26,7 +26,9 @@
 //	                    into DIR (made if missing); see below
 //	-r, --recursive     the same, into a directory named as the URL's
 //	                    last segment (the host's name for its root), here
-//	-P N, --parallel N  with a mirror: N sessions at once, 1 to 64 (4)
+//	-P N, --parallel N  with a mirror: N files at once, 1 to 64 (4), each on
+//	                    a session of its own, and one session that lists,
+//	                    as lftp mirror --parallel=N
 //	-N, --newer         with a mirror: fetch only the files whose size
 //	                    or server UTC time differs from the copy's
 //	-C -                with a mirror: resume each partial file
@@ -191,7 +193,8 @@ URL, in order, as curl pairs them.
   -I                  print the type, size and time of the name
   --mirror DIR        copy the tree the directory URL names into DIR
   -r, --recursive     the same, into the URL's last segment, here
-  -P N                with a mirror: N sessions at once (default 4)
+  -P N                with a mirror: N files at once (default 4), and a
+                      session that lists, as lftp mirror --parallel=N
   -N                  with a mirror: only the files whose size or server
                       time (MLSD, MDTM) differs from the local copy's
   -C -                with a mirror: resume the partial files (.ftpget-part)

@@ -99,7 +99,7 @@ func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume strin
 	case o.head:
 		return "-I does not go with --mirror or -r"
 	case m.pSet && (m.parallel < 1 || m.parallel > 64):
-		return fmt.Sprintf("-P takes 1 to 64 sessions, not %d", m.parallel)
+		return fmt.Sprintf("-P takes 1 to 64 files at once, not %d", m.parallel)
 	case o.resumeSet && resume != "-":
 		return "with --mirror or -r, -C takes only - (resume the partial files)"
 	}
@@ -170,7 +170,11 @@ func (g *getter) mirror() int {
 		return exitWrite
 	}
 	defer root.Close()
-	g.client.MaxConnsPerHost = mf.parallel // a new Client: none of its sessions is open yet
+	// N transfers and the walk's listings, each on a session of its
+	// own, as lftp's mirror --parallel=N runs N transfers beside the
+	// connection that lists. A new Client: none of its sessions is
+	// open yet.
+	g.client.MaxConnsPerHost = mf.parallel + 1
 	m := &mirror{g: g, ctx: context.Background(), root: root, dir: dir, base: &base,
 		newer: mf.newer, resume: g.o.resume == resumeFromEnd, jobs: make(chan fileJob, 256)}
 	if isTerminal(g.stderr) {
