@@ -76,7 +76,10 @@ func TestMirrorCommandOnServers(t *testing.T) {
 						wantFailed++
 					}
 				}
-				if failed != wantFailed || (failed == 0) != (code == 0) || failed > 0 && code != 78 {
+				// The exit status is the first failure's: 78 for the
+				// unreadable directory, 1 for ProFTPD's Telnet reply,
+				// whichever of the sessions met first.
+				if failed != wantFailed || (failed == 0) != (code == 0) || failed > 0 && code != 78 && !(lossy && code == 1) {
 					t.Errorf("%s: exit %d, %d failed; stderr %q", tg.mode, code, failed, stderr)
 				}
 				if !strings.Contains(stderr, `skipped back\slash.txt`) {

@@ -178,12 +178,21 @@ func (rn *runner) put(r io.Reader) (int64, error) {
 		rn.cleanUp(e, target, name)
 		return n, e
 	}
-	if err := finish(t); err != nil {
+	// SIZE goes out as soon as the server has closed the data
+	// connection, before its 226 is read: the transfer is over on the
+	// server's side, which reads it next, and the proof costs no round
+	// trip of its own.
+	ask := ""
+	if s.typ == ftpurl.TypeImage && s.ctl.has("SIZE") {
+		ask = "SIZE " + target
+	}
+	asked, err := finishAsking(t, ask)
+	if err != nil {
 		e := s.fail(op, line, err)
 		rn.cleanUp(e, target, name)
 		return n, e
 	}
-	if e := rn.proveSize(target, off+n); e != nil {
+	if e := rn.proveSizeAsked(target, off+n, asked); e != nil {
 		rn.cleanUp(e, target, name)
 		return n, e
 	}
@@ -280,10 +289,19 @@ func toCRLF(dst, src []byte, lastCR bool) ([]byte, bool) {
 // away the upload's last bytes in flight: vsftpd and pyftpdlib then
 // kept about 100 KB of 1 MiB over TLS.
 func finish(t *transfer) error {
+	_, err := finishAsking(t, "")
+	return err
+}
+
+// finishAsking is finish that sends ask (when not "") once the server
+// has closed the data connection, before the final reply is read; it
+// reports whether it sent it. A final reply that refuses the transfer
+// has ask's reply read after it, so that the session stays in step.
+func finishAsking(t *transfer, ask string) (asked bool, err error) {
 	c := t.conn
 	if tc, ok := c.(*tls.Conn); ok {
 		if err := tc.CloseWrite(); err != nil {
-			return err
+			return false, err
 		}
 		c = tc.NetConn()
 	}
@@ -292,10 +310,21 @@ func finish(t *transfer) error {
 	}
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		if err := cw.CloseWrite(); err == nil {
-			_, _ = io.Copy(io.Discard, io.LimitReader(t.conn, 1<<20))
+			_, rerr := io.Copy(io.Discard, io.LimitReader(t.conn, 1<<20))
+			if ask != "" && rerr == nil {
+				asked = t.s.ctl.send(ask) == nil
+			}
 		}
 	}
-	return t.end()
+	err = t.end()
+	if err != nil && asked {
+		if isReply(err) {
+			_, _ = t.s.ctl.read()
+		} else {
+			t.s.abort()
+		}
+	}
+	return asked, err
 }
 
 // holds checks, before APPE, that the server holds off bytes of name
@@ -323,16 +352,26 @@ func (rn *runner) holds(name string, off int64) *Error {
 	return nil
 }
 
-// proveSize checks, after the 226, that the server holds want bytes of
+// proveSizeAsked checks, after the 226, that the server holds want bytes of
 // name (RFC 3659 §4): in TYPE I where FEAT lists SIZE, else it takes
 // the 226.
-func (rn *runner) proveSize(name string, want int64) *Error {
+// Its SIZE went out already when asked.
+func (rn *runner) proveSizeAsked(name string, want int64, asked bool) *Error {
 	s := rn.s
 	if s.typ != ftpurl.TypeImage || !s.ctl.has("SIZE") {
 		return nil
 	}
 	line := "SIZE " + name
-	got, rep, err := s.size(name)
+	var got int64
+	var rep reply
+	var err error
+	if asked {
+		if rep, err = s.ctl.read(); err == nil {
+			got = sizeOf(rep)
+		}
+	} else {
+		got, rep, err = s.size(name)
+	}
 	switch {
 	case err != nil:
 		return s.fail("size", line, err)
