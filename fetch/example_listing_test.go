@@ -42,3 +42,14 @@ func ExampleEntry_Info() {
 	// Program Files true 2025-03-07 09:15:00
 	// 03-07-25  09:15AM       <DIR>          Program Files
 }
+
+// An Entry says what a listing line names: its type and permissions in
+// Mode, its Size, its time with the precision the line gives it, and
+// for a link its Target.
+func ExampleEntry() {
+	now := time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC)
+	e, _ := fetch.ParseListLine("lrwxrwxrwx 1 ftp ftp 9 May 30 12:00 current -> pub/1.2.3", now)
+	fmt.Println(e.Mode, e.Name, e.Target, e.ModTime.Format(time.DateTime), e.Precision, e.Local)
+	// Output:
+	// Lrwxrwxrwx current pub/1.2.3 2024-05-30 12:00:00 1m0s true
+}

@@ -140,3 +140,18 @@ func ExampleErrUnsafeName() {
 	// skipped "back\\slash.txt"
 	// <nil>
 }
+
+// WithModTime asks the file's time (MDTM, RFC 3659 §3) beside its RETR.
+func ExampleWithModTime() {
+	addr, stop := exampleServer()
+	defer stop()
+
+	resp, err := fetch.Open(context.Background(), "ftp://"+addr+"/walk/old.txt", fetch.WithModTime())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Close()
+	fmt.Println(resp.ModTime)
+	// Output:
+	// 2020-01-02 03:04:05 +0000 UTC
+}
