@@ -250,7 +250,7 @@ func TestStatPackageFunction(t *testing.T) {
 	srv := need(t, "ftpserverlib")
 	var fi fs.FileInfo
 	fi, err := fetch.Stat(context.Background(), "ftp://"+srv.addr+"/text.txt")
-	if err != nil || fi.Size() != int64(len(textFile)) || fi.Sys() != nil {
+	if err != nil || fi.Size() != int64(len(textFile)) || fi.Sys().(fetch.Entry).Name != "text.txt" {
 		t.Fatalf("Stat = %v, %v", fi, err)
 	}
 }

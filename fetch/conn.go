@@ -170,8 +170,9 @@ func isTimeout(err error) bool {
 }
 
 // control is the control connection (RFC 959 §3.2), as net/smtp's
-// Client is an SMTP connection: it writes one command line at a time
-// through a textproto.Writer and reads each reply whole and bounded. A
+// Client is an SMTP connection: it writes command lines through a
+// bufio.Writer, one write a call, and reads each reply whole and
+// bounded, a refusal becoming a *textproto.Error (reply.err). A
 // line over maxReplyLine or a reply over maxReply is an error, and a
 // connection that ends inside or before a reply is
 // io.ErrUnexpectedEOF, never io.EOF.
@@ -181,15 +182,15 @@ func isTimeout(err error) bool {
 // reply whose inner lines have any shape (§4.2), and a 120 before the
 // greeting's 220 (§5.4).
 type control struct {
-	conn net.Conn // t, or TLS over t
-	t    *timed
+	t    *timed // the connection under TLS, for its deadlines
 	r    *bufio.Reader
-	w    *textproto.Writer
+	w    *bufio.Writer
 	feat map[string]string // the FEAT reply (RFC 2389 §3.2); nil before it
 }
 
+// newControl reads and writes c: t, or TLS over t.
 func newControl(c net.Conn, t *timed) *control {
-	return &control{conn: c, t: t, r: bufio.NewReaderSize(c, 4096), w: textproto.NewWriter(bufio.NewWriterSize(c, 512))}
+	return &control{t: t, r: bufio.NewReaderSize(c, 4096), w: bufio.NewWriterSize(c, 512)}
 }
 
 // send writes command lines, each with its CRLF (RFC 959 §4.1.3), in
@@ -202,11 +203,10 @@ func (c *control) send(lines ...string) error {
 		}
 	}
 	for _, line := range lines {
-		if _, err := c.w.W.WriteString(line + "\r\n"); err != nil {
-			return err
-		}
+		c.w.WriteString(line)
+		c.w.WriteString("\r\n")
 	}
-	return c.w.W.Flush()
+	return c.w.Flush() // bufio.Writer keeps its first error for Flush
 }
 
 // cmd sends line and reads its reply, which must be final: a 1xx (RFC
@@ -216,6 +216,12 @@ func (c *control) cmd(line string) (reply, error) {
 	if err := c.send(line); err != nil {
 		return reply{}, err
 	}
+	return c.readFinal()
+}
+
+// readFinal reads a reply that must be final (RFC 959 §4.2): a 1xx is a
+// *cutReply, since the reply that follows it is still unread.
+func (c *control) readFinal() (reply, error) {
 	rep, err := c.read()
 	if err != nil {
 		return reply{}, err

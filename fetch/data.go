@@ -3,7 +3,6 @@ package fetch
 import (
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -16,13 +15,11 @@ import (
 // data connection ends, says whether they are whole.
 type transfer struct {
 	s       *session
-	conn    net.Conn // the data connection: timed, or TLS over it
-	cmd     string   // the command it serves, for errors
-	opened  reply    // the 1xx that opened it
-	final   *reply   // the final reply, once read
-	n       int64    // bytes read
-	readErr error    // the error of the data connection, once it ended
-	watch   chan error
+	conn    net.Conn   // the data connection: timed, or TLS over it
+	opened  reply      // the 1xx that opened it
+	final   *reply     // the final reply, once read
+	readErr error      // the error of the data connection, once it ended
+	watch   chan error // the control connection's watch (watchControl)
 }
 
 // watchControl watches the control connection while the data flows: a
@@ -72,7 +69,6 @@ func (t *transfer) Read(p []byte) (int, error) {
 		return 0, t.readErr
 	}
 	n, err := t.conn.Read(p)
-	t.n += int64(n)
 	if err == nil {
 		return n, nil
 	}
@@ -124,11 +120,10 @@ func (s *session) passive() (net.Conn, string, error) {
 		}
 		switch {
 		case rep.code == 229:
-			p, ok := epsvPort(rep.text)
-			if !ok {
-				return nil, "EPSV", errors.New("the server's 229 reply names no port (RFC 2428 §3): " + strconv.Quote(clip(rep.text)))
+			if port, err = epsvPort(rep); err != nil {
+				return nil, "EPSV", err
 			}
-			port, s.epsvOK = p, true
+			s.epsvOK = true
 		case rep.code >= 500 && rep.code < 600:
 			s.noEPSV = true
 		default:
@@ -175,23 +170,24 @@ func (s *session) dialData(port int) (net.Conn, error) {
 // epsvPort reads the port of a 229 reply: "(|||port|)", where "|" may
 // be any delimiter (RFC 2428 §3); a reply that fills in the protocol
 // and address ("(|1|10.9.8.7|port|)") gives its port too, and the
-// address is ignored.
-func epsvPort(text string) (int, bool) {
-	i := strings.IndexByte(text, '(')
-	j := strings.LastIndexByte(text, ')')
-	if i < 0 || j < i+6 {
-		return 0, false
+// address is ignored. Any other reply is an error.
+func epsvPort(rep reply) (int, error) {
+	text := rep.text
+	if rep.code == 229 {
+		i := strings.IndexByte(text, '(')
+		j := strings.LastIndexByte(text, ')')
+		if i >= 0 && j >= i+6 {
+			inner := text[i+1 : j]
+			f := strings.Split(inner, inner[:1])
+			if len(f) == 5 && f[0] == "" && f[4] == "" {
+				if port, err := strconv.Atoi(f[3]); err == nil && port > 0 && port <= 65535 {
+					return port, nil
+				}
+			}
+		}
+		return 0, errors.New("the server's 229 reply names no port (RFC 2428 §3): " + strconv.Quote(clip(text)))
 	}
-	inner := text[i+1 : j]
-	f := strings.Split(inner, inner[:1])
-	if len(f) != 5 || f[0] != "" || f[4] != "" {
-		return 0, false
-	}
-	port, err := strconv.Atoi(f[3])
-	if err != nil || port <= 0 || port > 65535 {
-		return 0, false
-	}
-	return port, true
+	return 0, rep.err()
 }
 
 // pasvPort reads the port of a 227 reply: "h1,h2,h3,h4,p1,p2" with or
@@ -287,10 +283,7 @@ func (s *session) startPipelined(line string, queries []string) (*transfer, []re
 	}
 	var replies []reply
 	for _, q := range queries {
-		rep, err := s.ctl.read()
-		if err == nil && rep.code < 200 {
-			err = &cutReply{code: rep.code, err: fmt.Errorf("the server answered with a preliminary reply (%03d), where RFC 959 §4.2 wants a final one", rep.code)}
-		}
+		rep, err := s.ctl.readFinal()
 		if err != nil {
 			return nil, nil, q, err
 		}
@@ -306,18 +299,15 @@ func (s *session) pipelined(line string) (*transfer, string, error) {
 	if err != nil {
 		return nil, "EPSV", err
 	}
-	port, ok := epsvPort(rep.text)
-	if rep.code != 229 || !ok {
+	port, err := epsvPort(rep)
+	if err != nil {
 		// The command's reply follows; the server had no passive
 		// port for it, so nothing was transferred.
-		if _, err := s.ctl.read(); err != nil {
-			return nil, line, err
+		if _, rerr := s.ctl.read(); rerr != nil {
+			return nil, line, rerr
 		}
 		s.epsvOK = false
-		if rep.code != 229 {
-			return nil, "EPSV", rep.err()
-		}
-		return nil, "EPSV", errors.New("the server's 229 reply names no port (RFC 2428 §3): " + strconv.Quote(clip(rep.text)))
+		return nil, "EPSV", err
 	}
 	conn, err := s.dialData(port)
 	if err != nil {
@@ -337,7 +327,7 @@ func (s *session) opened(conn net.Conn, line string) (*transfer, string, error) 
 		conn.Close()
 		return nil, line, err
 	}
-	t := &transfer{s: s, conn: conn, cmd: line, opened: rep}
+	t := &transfer{s: s, conn: conn, opened: rep}
 	switch {
 	case rep.code < 200:
 		t.watchControl()
@@ -393,20 +383,13 @@ func readListing(t *transfer) (*listing, error) {
 			}
 			l.chunks = append(l.chunks, string(buf[:n]))
 		}
-		switch err {
-		case nil:
+		switch {
+		case err == nil:
 			continue
-		case io.EOF, io.ErrUnexpectedEOF:
-			if t.readErr == io.EOF {
-				return l, nil
-			}
-			if t.readErr != nil {
-				return nil, t.readErr
-			}
-			return nil, err
-		default:
-			return nil, err
+		case t.readErr == io.EOF: // ReadFull's io.EOF or io.ErrUnexpectedEOF: the transfer's end, confirmed
+			return l, nil
 		}
+		return nil, err
 	}
 }
 

@@ -32,9 +32,9 @@ type Error struct {
 	// WithModTime, RFC 3659 §3, when it got no reply), "rest" (REST of
 	// WithOffset, RFC 3659 §5, or an offset refused before connecting),
 	// "retr" (RETR, and reading the file), "list", "nlst", "mlsd"
-	// (ReadDir), "verify" (the
-	// CWD of ftpurl.Plan.Verify), "stat" (a step of Stat), or "plan" (a
-	// Plan with no Action). Put's steps: "stor" (STOR, sending the bytes,
+	// (ReadDir), "verify" (the CWD of ftpurl.Plan.Verify), "stat" (a
+	// step of Stat), "walk" (a name Walk will not enter: ErrUnsafeName),
+	// or "plan" (a Plan with no Action). Put's steps: "stor" (STOR, sending the bytes,
 	// and Put's reader failing; or, before connecting, a URL that names
 	// no file), "appe" (APPE of WithOffset, the same; or an offset
 	// refused before connecting), "mkd" (MKD of WithCreateDirs) and

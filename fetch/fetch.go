@@ -12,7 +12,8 @@
 // [ftpurl.URL.Login] says, and run the URL's [ftpurl.Plan] step by step
 // ([ftpurl.Plan.Steps]), as the 2011 draft
 // (draft-yevstifeyev-ftp-uri-scheme-06) §3.2.3 says, on an FTP engine of
-// the package's own (RFC 959), built on net/textproto as net/smtp is:
+// the package's own (RFC 959), built on the standard library as
+// net/smtp is (a reply the server refuses with is a *textproto.Error):
 // on the wire go the login, the plan's steps as [ftpurl.Step.String]
 // renders them, and the few commands a transfer needs (SIZE, EPSV or
 // PASV, REST). A [Client] keeps the sessions it logged in and reuses

@@ -41,9 +41,10 @@ func Put(ctx context.Context, rawURL string, r io.Reader, opts ...Option) (int64
 // "stor".
 //
 // Put is done only when it is proven. Servers answer 226 to an upload cut
-// short (all five that fetch is tested on do), so after the 226 Put asks
-// "SIZE name" (RFC 3659 §4) and fails with Op "size" unless the server
-// holds exactly the bytes sent (plus the [WithOffset] offset). Two cases
+// short (all five that fetch is tested on do), so Put asks "SIZE name"
+// (RFC 3659 §4; sent once the server has closed the data connection,
+// read after its 226) and fails with Op "size" unless the server holds
+// exactly the bytes sent (plus the [WithOffset] offset). Two cases
 // take the 226 alone: ";type=a", where the server converts line ends
 // (RFC 959 §3.1.1.1) and SIZE counts other bytes than were sent, and a
 // server whose FEAT (RFC 2389) does not list SIZE.
@@ -352,10 +353,10 @@ func (rn *runner) holds(name string, off int64) *Error {
 	return nil
 }
 
-// proveSizeAsked checks, after the 226, that the server holds want bytes of
-// name (RFC 3659 §4): in TYPE I where FEAT lists SIZE, else it takes
-// the 226.
-// Its SIZE went out already when asked.
+// proveSizeAsked checks, after the 226, that the server holds want
+// bytes of name (RFC 3659 §4): in TYPE I where FEAT lists SIZE, else it
+// takes the 226. With asked, the SIZE went out already (finishAsking)
+// and only its reply is read.
 func (rn *runner) proveSizeAsked(name string, want int64, asked bool) *Error {
 	s := rn.s
 	if s.typ != ftpurl.TypeImage || !s.ctl.has("SIZE") {
@@ -520,7 +521,7 @@ func (rn *runner) makeDirs(dir string, cwdErr *Error) *Error {
 		last = s.failReply("mkd", line, rep)
 	}
 	if err := s.cwd(cwdStep(dir), true); err != nil {
-		e := s.fail("cwd", "CWD "+dir, err)
+		e := s.fail("cwd", cwdStep(dir).String(), err)
 		if last != nil {
 			last.prior = cwdErr
 			return last

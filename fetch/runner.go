@@ -94,7 +94,7 @@ func (rn *runner) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl.
 	if home {
 		var err error
 		if skip, err = s.goHome(p); err != nil {
-			return ftpurl.Step{}, s.fail("cwd", "CWD "+s.home, err)
+			return ftpurl.Step{}, s.fail("cwd", cwdStep(s.home).String(), err)
 		}
 	}
 	for _, st := range steps {

@@ -22,8 +22,10 @@ func Stat(ctx context.Context, rawURL string, opts ...Option) (fs.FileInfo, erro
 // "SIZE" and "MDTM" in TYPE I (§4, §3), and "CWD" when SIZE is refused.
 // The FileInfo's Name is the last segment ("/" for the root); Size is -1
 // and ModTime zero where the server says none; the permission bits come
-// from MLST's UNIX.mode, else 0; Sys is nil. A missing name is an *[Error]
-// with [ErrNotFound]; parse and plan errors are *[ftpurl.Error].
+// from MLST's UNIX.mode, else 0. It is an [Entry]'s Info: Sys returns the
+// Entry, with the time's Precision and, from MLST, the fact line in Line
+// ("" from SIZE and MDTM). A missing name is an *[Error] with
+// [ErrNotFound]; parse and plan errors are *[ftpurl.Error].
 func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.FileInfo, error) {
 	r, err := newRequest(rawURL, opts)
 	if err != nil {
@@ -50,7 +52,7 @@ func (rn *runner) stat() (fs.FileInfo, error) {
 	if _, err := rn.enter(&p, false); err != nil {
 		return nil, err
 	}
-	fi := &fileInfo{name: baseName(r.u), size: -1}
+	e := Entry{Name: baseName(r.u), Size: -1}
 	target := p.Name
 	if s.ctl.has("MLST") {
 		cmd := strings.TrimSpace("MLST " + target)
@@ -61,39 +63,42 @@ func (rn *runner) stat() (fs.FileInfo, error) {
 		if rep.code != 250 {
 			return nil, rn.judge(s.failReply("stat", cmd, rep), target, asAny)
 		}
-		if e, ok := mlstEntry(rep); ok {
-			fi.mode, fi.mtime = e.Mode, e.ModTime
-			if !e.Mode.IsDir() {
-				fi.size = e.Size
+		if m, ok := mlstEntry(rep); ok {
+			e.Mode, e.ModTime, e.Precision, e.Line = m.Mode, m.ModTime, m.Precision, m.Line
+			if !m.Mode.IsDir() {
+				e.Size = m.Size
 			}
 		}
-		return fi, nil
+		return e.Info(), nil
 	}
 	if target == "" {
 		// The plan's CWDs reached the directory.
-		fi.mode = fs.ModeDir
-		return fi, nil
+		e.Mode = fs.ModeDir
+		return e.Info(), nil
 	}
+	sizeCmd := "SIZE " + target
 	n, rep, err := s.size(target)
 	if err != nil {
-		return nil, s.fail("stat", "SIZE "+target, err)
+		return nil, s.fail("stat", sizeCmd, err)
 	}
 	if rep.code == 213 {
-		fi.size = n
+		e.Size = n
 		if s.ctl.has("MDTM") {
-			rep, err := s.ctl.cmd("MDTM " + target)
+			mdtm := "MDTM " + target
+			rep, err := s.ctl.cmd(mdtm)
 			if err != nil {
-				return nil, s.fail("stat", "MDTM "+target, err)
+				return nil, s.fail("stat", mdtm, err)
 			}
 			if rep.code == 213 {
-				fi.mtime = parseTime(strings.TrimSpace(rep.text))
+				e.ModTime, e.Precision = parseTime(strings.TrimSpace(rep.text)), time.Second
 			}
 		}
-		return fi, nil
+		return e.Info(), nil
 	}
-	sizeErr := s.failReply("stat", "SIZE "+target, rep)
-	if err := s.cwd(cwdStep(target), true); err != nil {
-		e := s.fail("stat", "CWD "+target, err)
+	sizeErr := s.failReply("stat", sizeCmd, rep)
+	cwd := cwdStep(target)
+	if err := s.cwd(cwd, true); err != nil {
+		e := s.fail("stat", cwd.String(), err)
 		e.prior = sizeErr
 		if sizeErr.Code != 550 {
 			// SIZE refused for another reason than a missing name:
@@ -105,8 +110,8 @@ func (rn *runner) stat() (fs.FileInfo, error) {
 		}
 		return nil, rn.judge(e, target, asAny)
 	}
-	fi.mode = fs.ModeDir
-	return fi, nil
+	e.Mode = fs.ModeDir
+	return e.Info(), nil
 }
 
 // mlstEntry reads the entry of an MLST reply (RFC 3659 §7.2): the line
@@ -135,21 +140,6 @@ func baseName(u *ftpurl.URL) string {
 	}
 	return "/"
 }
-
-// fileInfo is what Stat found.
-type fileInfo struct {
-	name  string
-	size  int64
-	mode  fs.FileMode
-	mtime time.Time
-}
-
-func (fi *fileInfo) Name() string       { return fi.name }
-func (fi *fileInfo) Size() int64        { return fi.size }
-func (fi *fileInfo) Mode() fs.FileMode  { return fi.mode }
-func (fi *fileInfo) ModTime() time.Time { return fi.mtime }
-func (fi *fileInfo) IsDir() bool        { return fi.mode.IsDir() }
-func (fi *fileInfo) Sys() any           { return nil }
 
 // parseTime reads an RFC 3659 §2.3 time-val, YYYYMMDDHHMMSS[.sss] in
 // UTC; the zero time if it is not one.

@@ -3,8 +3,8 @@ package fetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,12 +79,16 @@ func (c *Client) readDirUnique(ctx context.Context, u *ftpurl.URL, cfg config, s
 	defer cancel()
 	var entries []Entry
 	var unique string
+	var unread error // lines no entry could be read from: the session is whole
 	err = c.do(ctx, r, func(rn *runner) (err error) {
 		rn.self = self
-		entries, err = rn.readDir()
+		entries, unread, err = rn.readDir()
 		unique = rn.unique
 		return err
 	})
+	if err == nil {
+		err = unread
+	}
 	return entries, unique, err
 }
 
@@ -119,12 +123,13 @@ func uniqueFact(line string) string {
 }
 
 // readDir runs the plan's CWD and TYPE steps, then MLSD or LIST in
-// place of its LIST.
-func (rn *runner) readDir() ([]Entry, error) {
+// place of its LIST. unread counts the lines that are no entry, in an
+// error that leaves the session whole.
+func (rn *runner) readDir() (entries []Entry, unread, err error) {
 	p := rn.req.plan
 	st, e := rn.enter(p, false)
 	if e != nil {
-		return nil, e
+		return nil, nil, e
 	}
 	if rn.s.ctl.has("MLST") {
 		st.Command = "MLSD" // RFC 3659 §7.1: MLSD takes a directory, as LIST does
@@ -132,9 +137,9 @@ func (rn *runner) readDir() ([]Entry, error) {
 	l, e := rn.listing(st, false)
 	if e != nil {
 		if st.Arg != "" {
-			return nil, rn.judge(e, st.Arg, asAny)
+			return nil, nil, rn.judge(e, st.Arg, asAny)
 		}
-		return nil, e
+		return nil, nil, e
 	}
 	lines := l.lines()
 	entries, unparsed := parseLines(lines, time.Now())
@@ -153,16 +158,16 @@ func (rn *runner) readDir() ([]Entry, error) {
 	}
 	if len(lines) == 0 {
 		if err := rn.verify(p, st, false); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(entries) == 0 {
 		entries = nil
 	}
 	if len(unparsed) > 0 {
-		return entries, rn.fail(strings.ToLower(st.Command), st.String(), errors.New(strconv.Itoa(len(unparsed))+" of "+strconv.Itoa(len(lines))+" lines are no entry fetch can read; the first: "+strconv.Quote(clip(unparsed[0]))), false)
+		unread = rn.fail(strings.ToLower(st.Command), st.String(), errors.New(strconv.Itoa(len(unparsed))+" of "+strconv.Itoa(len(lines))+" lines are no entry fetch can read; the first: "+strconv.Quote(clip(unparsed[0]))), false)
 	}
-	return entries, nil
+	return entries, unread, nil
 }
 
 // sharedUnique reports whether two directories of a listing have the
@@ -244,15 +249,8 @@ func (c *Client) Walk(ctx context.Context, rawURL string, fn WalkFunc, opts ...O
 		return err
 	}
 	root := asDirectory(u)
-	name := "/"
-	for _, d := range slices.Backward(root.Dirs) {
-		if d != "" {
-			name = path.Base(d)
-			break
-		}
-	}
 	w := &walker{c: c, ctx: ctx, cfg: cfg, fn: fn, seen: map[string]bool{}}
-	err = w.walk(root, ".", Entry{Name: name, Mode: fs.ModeDir, Size: -1})
+	err = w.walk(root, ".", Entry{Name: baseName(root), Mode: fs.ModeDir, Size: -1})
 	if err == fs.SkipDir || err == fs.SkipAll {
 		return nil
 	}
@@ -308,7 +306,7 @@ func (w *walker) walk(dir *ftpurl.URL, p string, e Entry) error {
 		var err error
 		switch {
 		case !safeName(child.Name):
-			err = w.fn(cp, child, &Error{Op: "walk", URL: dir.Redacted(), Err: errors.Join(ErrUnsafeName, errors.New("the name "+strconv.Quote(child.Name)))})
+			err = w.fn(cp, child, &Error{Op: "walk", URL: dir.Redacted(), Err: fmt.Errorf("%w: %q", ErrUnsafeName, child.Name)})
 		case child.Mode.IsDir() && child.Mode&fs.ModeSymlink == 0:
 			sub := *dir
 			sub.Dirs = append(slices.Clip(dir.Dirs), child.Name)

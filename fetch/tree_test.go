@@ -258,3 +258,25 @@ func TestWithModTime(t *testing.T) {
 		t.Errorf("without WithModTime: MDTM sent %v, ModTime %v", f.received("MDTM"), resp.ModTime)
 	}
 }
+
+// TestReadDirKeepsWhatItRead: a LIST line that is no entry is counted
+// in ReadDir's error beside the entries it read, as os.ReadDir returns
+// what it read with its error; the listing was whole (226), so the
+// session serves the next ReadDir (one login for both).
+func TestReadDirKeepsWhatItRead(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t, script{"LIST": transfer("-rw-r--r-- 1 ftp ftp 5 Jan 02 2024 a.txt\r\nno listing line at all\r\n", "150 Here", "226 Done")})
+	c := testClient(t)
+	c.IdleTimeout = 0
+	defer c.CloseIdleConnections()
+	for range 2 {
+		entries, err := c.ReadDir(context.Background(), f.url("d/"))
+		var fe *fetch.Error
+		if len(entries) != 1 || entries[0].Name != "a.txt" || entries[0].Size != 5 || !errors.As(err, &fe) || fe.Op != "list" || !strings.Contains(err.Error(), `1 of 2 lines`) {
+			t.Fatalf("ReadDir = %v, %v; want a.txt and an error counting 1 of 2 lines", entries, err)
+		}
+	}
+	if n := f.dialCount(); n != 1 {
+		t.Errorf("%d logins for two ReadDirs, want 1: a listing with an unreadable line leaves the session whole", n)
+	}
+}

@@ -583,18 +583,7 @@ type mirrorProgress struct {
 
 func newMirrorProgress(w io.Writer) *mirrorProgress {
 	p := &mirrorProgress{w: w, start: time.Now(), done: make(chan struct{})}
-	p.wg.Go(func() {
-		t := time.NewTicker(redrawEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-				p.draw()
-			}
-		}
-	})
+	p.wg.Go(func() { redraw(p.done, p.draw) })
 	return p
 }
 

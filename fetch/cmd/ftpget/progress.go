@@ -67,14 +67,20 @@ func (g *getter) progressBar(w io.Writer, size, offset int64) *progress {
 // an unknown size.
 func (p *progress) tick() {
 	defer p.done.Done()
+	redraw(p.stop, func() { p.bar.Add64(0) })
+}
+
+// redraw calls draw every redrawEvery until stop is closed, so that a
+// progress line moves while nothing arrives.
+func redraw(stop <-chan struct{}, draw func()) {
 	t := time.NewTicker(redrawEvery)
 	defer t.Stop()
 	for {
 		select {
-		case <-p.stop:
+		case <-stop:
 			return
 		case <-t.C:
-			p.bar.Add64(0)
+			draw()
 		}
 	}
 }
