@@ -68,9 +68,53 @@ type hostKey struct{ scheme, addr string }
 
 // hostPool holds one server's sessions.
 type hostPool struct {
-	n       int             // sessions, busy and idle
+	n       int             // sessions, busy, idle and being dialed
 	idle    []*session      // most recently used last
 	waiters []chan *session // nil sent: a slot is free, dial
+
+	// The server's own limit, learnt when it turned a session away
+	// (lower): limit sessions until the time until; 0: none known.
+	limit int
+	until time.Time
+}
+
+// max returns how many sessions hp may hold: c's MaxConnsPerHost, or
+// the server's lower limit while it holds; c.mu is held.
+func (hp *hostPool) max(c *Client) int {
+	m := c.maxConns()
+	if hp.limit > 0 && hp.limit < m && time.Now().Before(hp.until) {
+		return hp.limit
+	}
+	return m
+}
+
+// lower notes that the server turned away a new session of k (atLimit).
+// When c holds other sessions of that server, their number becomes its
+// limit, for IdleTimeout (or 30 seconds where sessions are not reused),
+// the new session's slot is freed, and lower reports true: the caller
+// waits for one of them. With none, it changes nothing and reports
+// false: the caller fails, and drops the slot.
+func (c *Client) lower(k key) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hp := c.hosts[hostKey{k.scheme, k.addr}]
+	if hp.n <= 1 {
+		return false
+	}
+	hp.n--
+	hp.limit = hp.n
+	hp.until = time.Now().Add(max(c.idleTimeout(), defaultIdle))
+	hp.wake(c)
+	return true
+}
+
+// wake gives each free slot under hp's limit to a waiter, which
+// dials; c.mu is held.
+func (hp *hostPool) wake(c *Client) {
+	for len(hp.waiters) > 0 && hp.n < hp.max(c) {
+		hp.n++
+		hp.nextWaiter() <- nil
+	}
 }
 
 func (c *Client) stall() time.Duration {
@@ -145,7 +189,7 @@ retry:
 				continue retry
 			}
 		}
-		if hp.n < c.maxConns() {
+		if hp.n < hp.max(c) {
 			hp.n++
 			c.mu.Unlock()
 			return &session{key: k, client: c}, true, nil
@@ -240,15 +284,12 @@ func (hp *hostPool) nextWaiter() chan *session {
 // drop notes that a session of k has ended, and lets a waiter dial.
 func (c *Client) drop(k key) {
 	c.mu.Lock()
-	hp := c.hosts[hostKey{k.scheme, k.addr}]
-	if w := hp.nextWaiter(); w != nil {
-		c.mu.Unlock()
-		w <- nil
-		return
-	}
+	defer c.mu.Unlock()
+	hk := hostKey{k.scheme, k.addr}
+	hp := c.hosts[hk]
 	hp.n--
-	c.prune(hostKey{k.scheme, k.addr}, hp)
-	c.mu.Unlock()
+	hp.wake(c)
+	c.prune(hk, hp)
 }
 
 // prune forgets a server with no session and no waiter, so that a

@@ -234,6 +234,8 @@ func (c *control) readFinal() (reply, error) {
 
 // read reads one whole reply, bounded (RFC 959 §4.2): "DDD text", or
 // "DDD-text" through the first line that begins with the same "DDD ".
+// A 421 is returned as the error it is: the server is closing the
+// connection.
 // The lines are kept once, in raw, until the reply is whole, so that a
 // reply that grows to maxReply costs little more than maxReply. An
 // error that ends a reply the server had begun is a *cutReply with the
@@ -261,7 +263,14 @@ func (c *control) read() (reply, error) {
 			}
 		}
 	}
-	return reply{code: code, text: replyText(raw, multi)}, nil
+	rep := reply{code: code, text: replyText(raw, multi)}
+	if code == 421 {
+		// RFC 959 §4.2: "Service not available, closing control
+		// connection", the answer to any command: the session ends
+		// here, whatever the command was, and no command follows.
+		return reply{}, rep.err()
+	}
+	return rep, nil
 }
 
 // replyText returns the text of a whole reply: its lines without their

@@ -113,6 +113,7 @@ func (t *transfer) end() error {
 // elsewhere). It returns the command that failed with its error.
 func (s *session) passive() (net.Conn, string, error) {
 	var port int
+	asked := "PASV"
 	if !s.noEPSV {
 		rep, err := s.ctl.cmd("EPSV")
 		if err != nil {
@@ -123,7 +124,7 @@ func (s *session) passive() (net.Conn, string, error) {
 			if port, err = epsvPort(rep); err != nil {
 				return nil, "EPSV", err
 			}
-			s.epsvOK = true
+			s.epsvOK, asked = true, "EPSV"
 		case rep.code >= 500 && rep.code < 600:
 			s.noEPSV = true
 		default:
@@ -145,7 +146,11 @@ func (s *session) passive() (net.Conn, string, error) {
 		port = p
 	}
 	conn, err := s.dialData(port)
-	return conn, "", err
+	if err != nil {
+		// The data connection to the port the reply named.
+		return nil, asked, err
+	}
+	return conn, "", nil
 }
 
 // dialData connects the data connection to port on the control
@@ -314,7 +319,7 @@ func (s *session) pipelined(line string) (*transfer, string, error) {
 		if rep, rerr := s.ctl.read(); rerr == nil && rep.code >= 400 {
 			return nil, line, rep.err()
 		}
-		return nil, "", err
+		return nil, "EPSV", err // the data connection to the port it named
 	}
 	return s.opened(conn, line)
 }

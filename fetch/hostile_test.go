@@ -187,6 +187,8 @@ type fconn struct {
 	r      *bufio.Reader
 	pasv   net.Listener // the passive listener EPSV or PASV opened
 	closed bool
+
+	onClose func() // run once, when the connection ends
 }
 
 func (f *fake) serve(nc net.Conn) {
@@ -226,6 +228,9 @@ func (c *fconn) raw(s string) { _, _ = io.WriteString(c.c, s) }
 
 // hangup closes the control connection (and a passive listener).
 func (c *fconn) hangup() {
+	if !c.closed && c.onClose != nil {
+		c.onClose()
+	}
 	c.closed = true
 	c.c.Close()
 	if c.pasv != nil {

@@ -127,24 +127,49 @@ func (r *request) secrets() []string {
 }
 
 // connect gives r a logged-in session of c, bound to ctx: an idle one
-// or a new one.
+// or a new one. A new session that the server turns away at its limit
+// (atLimit) while c holds others of that server lowers c's limit for
+// it, and connect waits, under ctx, for one of those instead.
 func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bool, err error) {
-	if err := ctx.Err(); err != nil {
-		return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
-	}
-	s, fresh, err := c.get(ctx, r.key)
-	if err != nil {
-		return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
-	}
-	s.bind(ctx, r.redacted, r.secrets())
-	s.dialTimeout = r.cfg.dialTimeout
-	if fresh {
-		if err := s.dial(ctx, r.u, r.user, r.password); err != nil {
-			c.release(s, false)
-			return nil, false, err
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
 		}
+		s, fresh, err := c.get(ctx, r.key)
+		if err != nil {
+			return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
+		}
+		s.bind(ctx, r.redacted, r.secrets())
+		s.dialTimeout = r.cfg.dialTimeout
+		if !fresh {
+			return s, true, nil
+		}
+		err = s.dial(ctx, r.u, r.user, r.password)
+		if err == nil {
+			return s, false, nil
+		}
+		s.unbind()
+		s.abort()
+		if ctx.Err() == nil && atLimit(err) && c.lower(s.key) {
+			continue
+		}
+		c.drop(s.key)
+		return nil, false, err
 	}
-	return s, !fresh, nil
+}
+
+// atLimit reports whether a new session's err shows a server that
+// takes no more connections from this client: a 421 in place of the
+// greeting (RFC 959 §5.4: "Service not available, closing control
+// connection"; vsftpd's max_per_ip, Pure-FTPd's -C, pyftpdlib's
+// max_cons_per_ip), or the connection refused, reset or closed before
+// the greeting, as a server or a firewall at its limit does.
+func atLimit(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.Op != "dial" {
+		return false
+	}
+	return e.Code == 421 || e.Code == 0 && (errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF))
 }
 
 // withTimeout applies WithTimeout to ctx.
@@ -204,10 +229,11 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 }
 
 // gone reports whether err shows that a reused session's server had
-// left (421, or the connection ended) by the time the plan began: the
-// plan, which only reads, runs again once on a new session, as
-// net/http retries an idempotent request on a reused connection that
-// the server closed.
+// left (421, or the connection ended or was reset) by the time the
+// plan began: the plan, which only reads, runs again on another
+// session (Client.do), as net/http retries an idempotent request on a
+// reused connection that the server closed. A transfer confirmed short
+// (partial) is the server's answer, not its leaving.
 func gone(ctx context.Context, err error) bool {
 	var e *Error
 	if ctx.Err() != nil || !errors.As(err, &e) || e.partial {

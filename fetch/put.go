@@ -142,9 +142,6 @@ func (rn *runner) put(r io.Reader) (int64, error) {
 	line := verb + " " + target
 	t, failed, err := s.start(line, 0)
 	if err != nil {
-		if failed == "" {
-			failed = line
-		}
 		// Refused before any byte: the server made no file.
 		return 0, s.fail(op, failed, err)
 	}
@@ -312,6 +309,12 @@ func finishAsking(t *transfer, ask string) (asked bool, err error) {
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		if err := cw.CloseWrite(); err == nil {
 			_, rerr := io.Copy(io.Discard, io.LimitReader(t.conn, 1<<20))
+			if isTimeout(rerr) {
+				// The server stalled: one StallTimeout is all it
+				// gets, not a second one for the final reply.
+				t.conn.Close()
+				return false, rerr
+			}
 			if ask != "" && rerr == nil {
 				asked = t.s.ctl.send(ask) == nil
 			}

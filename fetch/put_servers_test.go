@@ -93,7 +93,10 @@ func upDirB(t testing.TB, label string) (rel, abs string) {
 			t.Fatal(err)
 		}
 	}
-	t.Cleanup(func() { os.RemoveAll(abs) })
+	t.Cleanup(func() {
+		os.RemoveAll(abs)
+		os.Remove(root) // the last one out: the tree is as the other tests expect it
+	})
 	return "up/" + filepath.Base(abs), abs
 }
 

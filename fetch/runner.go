@@ -36,12 +36,16 @@ type runner struct {
 
 // do runs act on a session of c for r: an idle one or a new one. When
 // act fails on a reused session that the server had left (421, or the
-// connection's end) before any of the result reached the caller, it
-// runs once more on a new session, as net/http retries an idempotent
-// request on a reused connection that the server closed. An action that
-// set rn.sent (a Put that began its transfer) is never run again.
+// connection's end or reset: gone) before any of the result reached
+// the caller, it runs again, on the next idle session or a new one, as
+// net/http retries an idempotent request while the connection that
+// failed was a reused one: a server restarted while sessions were idle
+// leaves every one of them dead. A new session's failure is the
+// caller's, and an action that set rn.sent (a Put that began its
+// transfer) is never run again. Each retry ends the session that
+// failed, so there are no more than the idle sessions of the server.
 func (c *Client) do(ctx context.Context, r *request, act func(*runner) error) error {
-	for retried := false; ; retried = true {
+	for {
 		s, reused, err := c.connect(ctx, r)
 		if err != nil {
 			return err
@@ -55,7 +59,7 @@ func (c *Client) do(ctx context.Context, r *request, act func(*runner) error) er
 			return nil
 		}
 		c.release(s, reusable(err))
-		if reused && !retried && !rn.sent && gone(ctx, err) {
+		if reused && !rn.sent && gone(ctx, err) {
 			continue
 		}
 		return err
@@ -93,8 +97,9 @@ func (rn *runner) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl.
 	skip := 0
 	if home {
 		var err error
-		if skip, err = s.goHome(p); err != nil {
-			return ftpurl.Step{}, s.fail("cwd", cwdStep(s.home).String(), err)
+		var sent string // the CWD to the login directory, if one went out
+		if skip, sent, err = s.goHome(p); err != nil {
+			return ftpurl.Step{}, s.fail("cwd", sent, err)
 		}
 	}
 	for _, st := range steps {
@@ -381,9 +386,6 @@ func (rn *runner) listing(st ftpurl.Step, fallback bool) (*listing, *Error) {
 	op := strings.ToLower(st.Command)
 	t, failed, err := s.start(line, 0)
 	if err != nil {
-		if failed == "" {
-			failed = line
-		}
 		return nil, rn.fail(op, failed, err, fallback)
 	}
 	l, err := readListing(t)

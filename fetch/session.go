@@ -290,27 +290,29 @@ func (s *session) forget() {
 
 // goHome brings a reused session back to where plan p starts: the
 // login directory, unless p's path is absolute. It returns how many of
-// p's directories the session has already entered.
-func (s *session) goHome(p *ftpurl.Plan) (skip int, err error) {
+// p's directories the session has already entered, and the CWD it sent
+// ("" for none), which an error names.
+func (s *session) goHome(p *ftpurl.Plan) (skip int, sent string, err error) {
 	dirs := nonNull(p.Dirs)
 	if s.cwdKnown && len(s.cwdDirs) <= len(dirs) && slices.Equal(s.cwdDirs, dirs[:len(s.cwdDirs)]) {
-		return len(s.cwdDirs), nil
+		return len(s.cwdDirs), "", nil
 	}
 	if isAbsolute(p) {
 		s.cwdDirs, s.cwdKnown = nil, false
-		return 0, nil
+		return 0, "", nil
 	}
 	if s.home == "" {
-		return 0, errNoHome
+		return 0, "", errNoHome
 	}
-	if err := s.cwd(cwdStep(s.home), false); err != nil {
+	st := cwdStep(s.home)
+	if err := s.cwd(st, false); err != nil {
 		// The login directory is gone: this session cannot serve a
 		// relative plan again, and goes when this use ends.
 		s.home, s.cwdKnown = "", false
-		return 0, err
+		return 0, st.String(), err
 	}
 	s.cwdDirs, s.cwdKnown = nil, true
-	return 0, nil
+	return 0, "", nil
 }
 
 // canGoHome reports whether the next plan can start where it must: the

@@ -1,0 +1,580 @@
+package fetch_test
+
+// Faults and load (issue 28; DESIGN, "Faults and load"): fetch
+// recovers where net/http would, waits out a server's connection
+// limit, and spends one StallTimeout on one stall. The faults are
+// real: a faultNet relays every connection and breaks it, a scripted
+// server stalls, refuses or hangs up, and real servers are limited and
+// restarted. Each test is bounded in time (within) and checks every
+// byte it fetched.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ftpurl/ftpurl/fetch"
+)
+
+// ---- Retries (DESIGN: "Retries as net/http makes them") ----
+
+// TestRestartWhileIdle: the server restarts while the Client holds
+// idle sessions, and its FINs are lost: each idle session looks alive
+// and dies on its first command with a reset. Every Open, Stat,
+// ReadDir, Walk and Put that follows succeeds, on the five servers:
+// each runs again while the session that failed was a reused one.
+func TestRestartWhileIdle(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			srv := need(t, name)
+			rel, abs := upDir(t, "restart-"+name)
+			want := randomBytes(100 << 10)
+			if err := os.WriteFile(filepath.Join(abs, "f.bin"), want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			base := "ftp://" + testUser + ":" + testPassword + "@" + srv.addr + "/" + rel + "/"
+			fn := newFaultNet(t)
+			fn.loseFINs = true
+			c := &fetch.Client{DialContext: fn.DialContext, MaxConnsPerHost: 4, StallTimeout: 20 * time.Second}
+			t.Cleanup(c.CloseIdleConnections)
+			ctx := context.Background()
+
+			restart := func() {
+				t.Helper()
+				holdIdle(t, c, base+"f.bin", want, 4)
+				fn.drop()
+			}
+			within(t, 2*time.Minute, func() {
+				restart()
+				// 20 Opens from 4 goroutines.
+				var wg sync.WaitGroup
+				errs := make(chan error, 20)
+				for g := 0; g < 4; g++ {
+					wg.Go(func() {
+						for i := 0; i < 5; i++ {
+							got, _, err := openAndRead(ctx, c, base+"f.bin")
+							if err == nil && !bytes.Equal(got, want) {
+								err = fmt.Errorf("got %d bytes, not the file's %d", len(got), len(want))
+							}
+							errs <- err
+						}
+					})
+				}
+				wg.Wait()
+				close(errs)
+				for err := range errs {
+					if err != nil {
+						t.Errorf("Open after the restart: %v", err)
+					}
+				}
+
+				restart()
+				if fi, err := c.Stat(ctx, base+"f.bin"); err != nil || fi.Size() != int64(len(want)) {
+					t.Errorf("Stat after the restart: %v, %v", fi, err)
+				}
+				restart()
+				if ents, err := c.ReadDir(ctx, base); err != nil || len(ents) != 1 || ents[0].Name != "f.bin" {
+					t.Errorf("ReadDir after the restart: %v, %v", ents, err)
+				}
+				restart()
+				var walked []string
+				err := c.Walk(ctx, base, func(_ string, e fetch.Entry, err error) error {
+					walked = append(walked, e.Name)
+					return err
+				})
+				if err != nil || len(walked) != 2 {
+					t.Errorf("Walk after the restart: %q, %v", walked, err)
+				}
+				restart()
+				if n, err := c.Put(ctx, base+"g.bin", bytes.NewReader(want)); err != nil || n != int64(len(want)) {
+					t.Errorf("Put after the restart: %d, %v", n, err)
+				} else if got, _ := os.ReadFile(filepath.Join(abs, "g.bin")); !bytes.Equal(got, want) {
+					t.Errorf("Put after the restart stored %d bytes, not the %d sent", len(got), len(want))
+				}
+			})
+		})
+	}
+}
+
+// holdIdle leaves n idle sessions in c: n Opens of rawURL at once,
+// each read to its end (and checked) once all have begun.
+func holdIdle(t *testing.T, c *fetch.Client, rawURL string, want []byte, n int) {
+	t.Helper()
+	var resps []*fetch.Response
+	for i := 0; i < n; i++ {
+		resp, err := c.Open(context.Background(), rawURL)
+		if err != nil {
+			t.Fatalf("Open %d of %d: %v", i+1, n, err)
+		}
+		resps = append(resps, resp)
+	}
+	for _, resp := range resps {
+		got, err := io.ReadAll(resp)
+		resp.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("read %d bytes, %v; want the file's %d", len(got), err, len(want))
+		}
+	}
+}
+
+// TestRetryEndsWithANewSession: a failure of a new session is the
+// caller's, and a server that drops every session on its first command
+// does not make Open loop: it fails once the sessions it reused are
+// spent and a new one has failed too.
+func TestRetryEndsWithANewSession(t *testing.T) {
+	noLeaks(t)
+	var logins atomic.Int32
+	f := newFake(t, script{
+		"PASS": func(c *fconn, _ string) { logins.Add(1); c.send("230 Logged in") },
+		"RETR": func(c *fconn, _ string) { c.hangup() },
+	})
+	c := &fetch.Client{MaxConnsPerHost: 3}
+	t.Cleanup(c.CloseIdleConnections)
+	var err error
+	within(t, 30*time.Second, func() { _, _, err = openAndRead(context.Background(), c, f.url("f")) })
+	fe := asError(t, err)
+	if fe.Command != "RETR f" || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("err = %v; want RETR f, the connection's end", err)
+	}
+	if n := logins.Load(); n != 1 {
+		t.Errorf("%d logins, want 1: a new session's failure is not retried", n)
+	}
+}
+
+// ---- The server's connection limit ----
+
+// limitedFake is a scripted server that takes at most max control
+// connections at once and greets the others with 421 (RFC 959 §5.4),
+// as vsftpd's max_per_ip does. It counts the 421s.
+func limitedFake(t *testing.T, max int) (f *fake, refused *atomic.Int32) {
+	var mu sync.Mutex
+	live := 0
+	refused = new(atomic.Int32)
+	f = newFake(t, script{
+		"": func(c *fconn, _ string) {
+			mu.Lock()
+			if live >= max {
+				mu.Unlock()
+				refused.Add(1)
+				c.send("421 There are too many connections from your internet address.")
+				c.hangup()
+				return
+			}
+			live++
+			mu.Unlock()
+			// The slot is taken until the connection ends.
+			c.onClose = func() { mu.Lock(); live--; mu.Unlock() }
+			c.send("220 fake FTP server ready")
+		},
+		"RETR": transfer("limited", "150 Opening (7 bytes)", "226 Done"),
+	})
+	return f, refused
+}
+
+// TestConnectionLimitIsWaitedOut: a server that takes 2 sessions and a
+// Client that allows 8: none of 400 Opens from 16 goroutines fails
+// (DESIGN: "A server limited to 2 sessions and a Client allowing 8 lose
+// no Open"). After IdleTimeout the Client tries more sessions again.
+func TestConnectionLimitIsWaitedOut(t *testing.T) {
+	noLeaks(t)
+	f, refused := limitedFake(t, 2)
+	c := &fetch.Client{MaxConnsPerHost: 8, IdleTimeout: 300 * time.Millisecond, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	within(t, time.Minute, func() { manyOpens(t, c, f.url("f"), "limited", 16, 25) })
+	first := refused.Load()
+	if first == 0 {
+		t.Fatal("the server refused no session: the test did not reach the limit")
+	}
+	t.Logf("the server refused %d sessions; %d logins in all", first, f.dialCount()-int(first))
+	// The limit lasts IdleTimeout: the next burst tries again, and
+	// still loses nothing.
+	time.Sleep(400 * time.Millisecond)
+	within(t, time.Minute, func() { manyOpens(t, c, f.url("f"), "limited", 16, 2) })
+	if refused.Load() == first {
+		t.Error("after IdleTimeout the Client did not try a third session: the limit did not rise again")
+	}
+}
+
+// manyOpens runs per Opens of rawURL from each of g goroutines, and
+// fails the test for each that fails or reads other than want.
+func manyOpens(t *testing.T, c *fetch.Client, rawURL, want string, g, per int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	for range g {
+		wg.Go(func() {
+			for range per {
+				got, _, err := openAndRead(context.Background(), c, rawURL)
+				if err != nil || string(got) != want {
+					if failed.Add(1) <= 3 {
+						t.Errorf("Open: %q, %v", got, err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := failed.Load(); n > 0 {
+		t.Errorf("%d of %d Opens failed", n, g*per)
+	}
+}
+
+// TestConnectionLimitWithNoSessionIsAnError: a 421 greeting when the
+// Client holds no other session of that server is the caller's error;
+// an Open waiting for a session at the learnt limit ends with its
+// context.
+func TestConnectionLimitWithNoSessionIsAnError(t *testing.T) {
+	noLeaks(t)
+	f, _ := limitedFake(t, 0)
+	c := &fetch.Client{MaxConnsPerHost: 8}
+	t.Cleanup(c.CloseIdleConnections)
+	var err error
+	within(t, 30*time.Second, func() { _, _, err = openAndRead(context.Background(), c, f.url("f")) })
+	if fe := asError(t, err); fe.Op != "dial" || fe.Code != 421 {
+		t.Errorf("err = %v; want Op dial, Code 421", err)
+	}
+
+	g, _ := limitedFake(t, 1)
+	held, err := c.Open(context.Background(), g.url("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	within(t, 30*time.Second, func() { _, _, err = openAndRead(ctx, c, g.url("f")) })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v; want the context's deadline while the one session is busy", err)
+	}
+	if got, err := io.ReadAll(held); err != nil || string(got) != "limited" {
+		t.Errorf("the session held meanwhile read %q, %v", got, err)
+	}
+}
+
+// ---- One stall, one StallTimeout ----
+
+// TestOneStallOneStallTimeout: wherever the server stops, the step
+// fails after one StallTimeout (not two: a stalled transfer does not
+// wait again for its final reply, a stalled EPSV is not followed by
+// PASV), with a timeout error that names the command that stalled and
+// says the stall once. The bound below leaves a StallTimeout's room
+// for a busy machine: a second wait would cross it.
+func TestOneStallOneStallTimeout(t *testing.T) {
+	noLeaks(t)
+	const stall = time.Second
+	silent := func(c *fconn, _ string) { c.stall() }
+	dataThenStall := func(n int) handler {
+		return func(c *fconn, _ string) {
+			d := c.data()
+			if d == nil {
+				return
+			}
+			c.send("150 Opening BINARY mode data connection (1000 bytes)")
+			_, _ = d.Write(make([]byte, n))
+			c.stall()
+		}
+	}
+	type action func(ctx context.Context, c *fetch.Client, f *fake) error
+	open := func(path string) action {
+		return func(ctx context.Context, c *fetch.Client, f *fake) error {
+			_, _, err := openAndRead(ctx, c, f.url(path))
+			return err
+		}
+	}
+	cases := []struct {
+		name    string
+		sc      script
+		act     action
+		command string // the command named; "" for the greeting
+		reuse   bool   // a first Open makes the session's EPSV go out with RETR
+	}{
+		{"greeting", script{"": silent}, open("f"), "", false},
+		{"USER", script{"USER": silent}, open("f"), "USER anonymous", false},
+		{"PWD", script{"PWD": silent}, open("f"), "PWD", false},
+		{"CWD", script{"CWD": silent}, open("d/f"), "CWD d", false},
+		{"SIZE", script{"SIZE": silent}, open("f"), "SIZE f", false},
+		{"EPSV", script{"EPSV": silent}, open("f"), "EPSV", false},
+		{"EPSV sent with RETR", script{"RETR": func(c *fconn, arg string) {
+			if arg == "first" {
+				transfer("1", "150 Opening", "226 Done")(c, arg)
+				return
+			}
+			c.stall()
+		}}, open("f;type=i"), "RETR f", true},
+		{"PASV", script{"EPSV": say("500 no"), "PASV": silent}, open("f"), "PASV", false},
+		{"RETR", script{"RETR": silent}, open("f"), "RETR f", false},
+		{"the first byte", script{"RETR": dataThenStall(0)}, open("f"), "RETR f", false},
+		{"mid-file, no typecode", script{"RETR": dataThenStall(100)}, open("f"), "RETR f", false},
+		{"mid-file, ;type=i", script{"RETR": dataThenStall(100)}, open("f;type=i"), "RETR f", false},
+		{"the final reply", script{"RETR": func(c *fconn, arg string) {
+			transfer("whole", "150 Opening", "")(c, arg)
+			c.stall()
+		}}, open("f"), "RETR f", false},
+		{"LIST", script{"LIST": dataThenStall(10)}, open("d/"), "LIST", false},
+		{"MLST", script{"FEAT": say("211-Features:", " MLST type*;size*;", "211 End"), "MLST": silent},
+			func(ctx context.Context, c *fetch.Client, f *fake) error {
+				_, err := c.Stat(ctx, f.url("f"))
+				return err
+			}, "MLST f", false},
+		{"STOR's final reply", script{"STOR": func(c *fconn, _ string) {
+			d := c.data()
+			if d == nil {
+				return
+			}
+			c.send("150 Ok to send data.")
+			_, _ = io.Copy(io.Discard, d)
+			c.stall()
+		}}, func(ctx context.Context, c *fetch.Client, f *fake) error {
+			_, err := c.Put(ctx, f.url("up"), strings.NewReader("data"))
+			return err
+		}, "STOR up", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFake(t, tc.sc)
+			c := &fetch.Client{StallTimeout: stall}
+			t.Cleanup(c.CloseIdleConnections)
+			ctx := context.Background()
+			if tc.reuse {
+				if _, _, err := openAndRead(ctx, c, f.url("first;type=i")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			var took time.Duration
+			within(t, 30*time.Second, func() {
+				start := time.Now()
+				err = tc.act(ctx, c, f)
+				took = time.Since(start)
+			})
+			fe := asError(t, err)
+			if !errors.Is(err, os.ErrDeadlineExceeded) || !fe.Timeout() {
+				t.Errorf("err = %v; want a timeout", err)
+			}
+			if fe.Command != tc.command {
+				t.Errorf("Command = %q, want %q (the command that stalled): %v", fe.Command, tc.command, err)
+			}
+			if n := strings.Count(err.Error(), "sent nothing"); n != 1 {
+				t.Errorf("%v: the stall is said %d times, want once", err, n)
+			}
+			if took >= 2*stall {
+				t.Errorf("took %v: more than one StallTimeout (%v)", took, stall)
+			}
+			if tc.name == "EPSV" && f.received("PASV") {
+				t.Errorf("PASV went out after EPSV stalled: %q", f.commands())
+			}
+		})
+	}
+}
+
+// ---- Every Command was sent ----
+
+// TestErrorCommandIsWhatWasSent: whatever command the server refuses,
+// drops or answers with a hangup, the *Error's Command is a line that
+// went out on the control connection, never one fetch made up, such as
+// "CWD " after a login directory that vanished.
+func TestErrorCommandIsWhatWasSent(t *testing.T) {
+	verbs := []string{"USER", "PASS", "FEAT", "PWD", "CWD", "TYPE", "SIZE", "MDTM", "MLST", "EPSV", "PASV", "RETR", "LIST", "NLST", "MLSD", "REST", "STOR", "APPE", "MKD", "RNFR", "RNTO"}
+	modes := map[string]func(verb string) handler{
+		"550":    func(string) handler { return say("550 No.") },
+		"421":    func(string) handler { return func(c *fconn, _ string) { c.send("421 Bye."); c.hangup() } },
+		"hangup": func(string) handler { return func(c *fconn, _ string) { c.hangup() } },
+	}
+	type action struct {
+		name string
+		run  func(c *fetch.Client, f *fake) error
+	}
+	ctx := context.Background()
+	open := func(path string, opts ...fetch.Option) func(c *fetch.Client, f *fake) error {
+		return func(c *fetch.Client, f *fake) error {
+			_, _, err := openAndRead(ctx, c, f.url(path), opts...)
+			return err
+		}
+	}
+	actions := []action{
+		{"open", open("d/f")},
+		{"open typed", open("d/f;type=i", fetch.WithOffset(2))},
+		{"open dir", open("d/")},
+		{"nlst", open("d;type=d")},
+		{"stat", func(c *fetch.Client, f *fake) error { _, err := c.Stat(ctx, f.url("d/f")); return err }},
+		{"readdir", func(c *fetch.Client, f *fake) error { _, err := c.ReadDir(ctx, f.url("d/")); return err }},
+		{"put", func(c *fetch.Client, f *fake) error {
+			_, err := c.Put(ctx, f.url("d/f"), strings.NewReader("x"), fetch.WithCreateDirs(), fetch.WithTempName())
+			return err
+		}},
+		{"append", func(c *fetch.Client, f *fake) error {
+			_, err := c.Put(ctx, f.url("f"), strings.NewReader("x"), fetch.WithOffset(1))
+			return err
+		}},
+	}
+	served := script{
+		"FEAT": say("211-Features:", " SIZE", " MDTM", " MLST type*;size*;", "211 End"),
+		"SIZE": say("213 1"),
+		"MDTM": say("213 20260101000000"),
+		"MLST": say("250-Listing", " type=file;size=1; /d/f", "250 End"),
+		"REST": say("350 Restarting"),
+		"RETR": transfer("file", "150 Opening", "226 Done"),
+		"LIST": transfer("-rw-r--r-- 1 u g 1 Jan 1 2026 f\r\n", "150 Opening", "226 Done"),
+		"NLST": transfer("f\r\n", "150 Opening", "226 Done"),
+		"MLSD": transfer("type=file;size=1; f\r\n", "150 Opening", "226 Done"),
+		"STOR": storeAny,
+		"APPE": storeAny,
+		"MKD":  say(`257 "d" created`),
+		"RNFR": say("350 Ready"),
+		"RNTO": say("250 Renamed"),
+		"DELE": say("250 Deleted"),
+	}
+	for _, verb := range verbs {
+		for mode, h := range modes {
+			t.Run(verb+"/"+mode, func(t *testing.T) {
+				sc := script{}
+				for k, v := range served {
+					sc[k] = v
+				}
+				sc[verb] = h(verb)
+				f := newFake(t, sc)
+				c := &fetch.Client{StallTimeout: 10 * time.Second}
+				t.Cleanup(c.CloseIdleConnections)
+				for _, a := range actions {
+					var err error
+					within(t, 30*time.Second, func() { err = a.run(c, f) })
+					var fe *fetch.Error
+					if !errors.As(err, &fe) || fe.Command == "" {
+						continue
+					}
+					sent := f.commands()
+					if !contains(sent, fe.Command) {
+						t.Errorf("%s: Command %q was never sent (%v); sent: %q", a.name, fe.Command, err, sent)
+					}
+				}
+			})
+		}
+	}
+}
+
+// storeAny takes a STOR or APPE's bytes and confirms them.
+func storeAny(c *fconn, _ string) {
+	d := c.data()
+	if d == nil {
+		return
+	}
+	c.send("150 Ok to send data.")
+	_, _ = io.Copy(io.Discard, d)
+	d.Close()
+	c.send("226 Transfer complete.")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLostLoginDirectoryNamesItsCWD: a reused session whose login
+// directory has gone fails with the CWD it sent to go back there
+// (before, the message read "cwd (CWD ): ...").
+func TestLostLoginDirectoryNamesItsCWD(t *testing.T) {
+	noLeaks(t)
+	var home atomic.Bool
+	home.Store(true)
+	f := newFake(t, script{
+		"PWD": say(`257 "/home/gone" is the current directory`),
+		"CWD": func(c *fconn, arg string) {
+			if arg == "/home/gone" && !home.Load() {
+				c.send("550 /home/gone: No such file or directory")
+				return
+			}
+			c.send("250 Directory changed")
+		},
+		"RETR": transfer("data", "150 Opening (4 bytes)", "226 Done"),
+	})
+	c := &fetch.Client{}
+	t.Cleanup(c.CloseIdleConnections)
+	if _, _, err := openAndRead(context.Background(), c, f.url("d/f")); err != nil {
+		t.Fatal(err)
+	}
+	home.Store(false)
+	_, _, err := openAndRead(context.Background(), c, f.url("f"))
+	fe := asError(t, err)
+	if fe.Command != "CWD /home/gone" || fe.Code != 550 || !strings.Contains(err.Error(), "cwd (CWD /home/gone): 550") {
+		t.Errorf("err = %v (Command %q); want cwd (CWD /home/gone): 550", err, fe.Command)
+	}
+}
+
+// ---- Resets on data connections, resumed until whole ----
+
+// TestDataResetsResumedUntilWhole: every data connection of a RETR is
+// reset after a number of bytes; each Read error says so (ECONNRESET,
+// never io.EOF), and Opens WithOffset from what has arrived get the
+// whole file, every byte checked, on the five servers.
+func TestDataResetsResumedUntilWhole(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			srv := need(t, name)
+			rel, abs := upDir(t, "resets-"+name)
+			want := randomBytes(1 << 20)
+			if err := os.WriteFile(filepath.Join(abs, "f.bin"), want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rawURL := "ftp://" + srv.addr + "/" + rel + "/f.bin"
+			fn := newFaultNet(t)
+			var resets atomic.Int32
+			fn.onDial = func(l *link) {
+				// Data connections (not the server's port), the first
+				// six: each is cut 1 to 200 KiB in.
+				if l.addr != srv.addr && resets.Load() < 6 {
+					resets.Add(1)
+					l.resetAt = int64(1 + (l.n*7919)%(200<<10))
+				}
+			}
+			c := &fetch.Client{DialContext: fn.DialContext, StallTimeout: 20 * time.Second}
+			t.Cleanup(c.CloseIdleConnections)
+			var got []byte
+			failures := 0
+			within(t, 2*time.Minute, func() {
+				for try := 0; try < 20 && len(got) < len(want); try++ {
+					resp, err := c.Open(context.Background(), rawURL, fetch.WithOffset(int64(len(got))))
+					if err != nil {
+						t.Errorf("Open at %d: %v", len(got), err)
+						failures++
+						continue
+					}
+					b, err := io.ReadAll(resp)
+					resp.Close()
+					if !bytes.Equal(b, want[len(got):len(got)+len(b)]) {
+						t.Fatalf("bytes %d-%d differ from the file's", len(got), len(got)+len(b))
+					}
+					got = append(got, b...)
+					if err != nil {
+						failures++
+						fe := asError(t, err)
+						if fe.Op != "retr" || !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, io.ErrUnexpectedEOF) {
+							t.Errorf("a reset read as %v; want Op retr, ECONNRESET or a short transfer", err)
+						}
+					}
+				}
+			})
+			if !bytes.Equal(got, want) {
+				t.Fatalf("got %d bytes of %d", len(got), len(want))
+			}
+			if failures == 0 {
+				t.Error("no transfer was cut: the test tested nothing")
+			}
+			t.Logf("%d transfers cut, the file whole after %d", failures, failures+1)
+		})
+	}
+}
