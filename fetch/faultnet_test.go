@@ -211,6 +211,14 @@ func (l *link) closeBoth() {
 // (or a NAT that forgets) does: the server sees its clients leave, and
 // fetch sees a FIN, or with loseFINs nothing until its next byte.
 func (fn *faultNet) drop() {
+	for _, l := range fn.cut() {
+		l.far.Close()
+	}
+}
+
+// cut makes every link lose the server's FIN when loseFINs is set: for a
+// server the test stops itself. It returns the links.
+func (fn *faultNet) cut() []*link {
 	fn.mu.Lock()
 	links := fn.links
 	fn.mu.Unlock()
@@ -220,8 +228,8 @@ func (fn *faultNet) drop() {
 			l.dead = true
 			l.mu.Unlock()
 		}
-		l.far.Close()
 	}
+	return links
 }
 
 // dials returns how many connections fetch made through fn.

@@ -578,3 +578,81 @@ func TestDataResetsResumedUntilWhole(t *testing.T) {
 		})
 	}
 }
+
+// ---- On vsftpd itself: its connection limit, and a real restart ----
+
+// startOwnVsftpd starts a vsftpd of the test's own (plain, anonymous and
+// the password user, the run's tree), stopped when the test ends.
+func startOwnVsftpd(t *testing.T, c vsftpdConf) instance {
+	t.Helper()
+	need(t, "vsftpd")
+	inst := testRun.startVsftpdWith(c)
+	if inst.err != nil {
+		missing(t, c.name, inst.err)
+	}
+	t.Cleanup(func() {
+		if inst.stop != nil {
+			inst.stop()
+		}
+	})
+	return inst
+}
+
+// TestConnectionLimitOfVsftpd: vsftpd with max_per_ip=2 greets a third
+// session with "421 There are too many connections from your internet
+// address."; a Client allowing 8 loses none of 400 Opens from 16
+// goroutines.
+func TestConnectionLimitOfVsftpd(t *testing.T) {
+	inst := startOwnVsftpd(t, vsftpdConf{name: "vsftpd-limit", maxPerIP: 2})
+	fn := newFaultNet(t) // no faults: it counts the connections
+	c := &fetch.Client{DialContext: fn.DialContext, MaxConnsPerHost: 8, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	within(t, 2*time.Minute, func() { manyOpens(t, c, "ftp://"+inst.addr+"/text.txt", textFile, 16, 25) })
+	sessions := 0
+	fn.mu.Lock()
+	for _, l := range fn.links {
+		if l.addr == inst.addr {
+			sessions++
+		}
+	}
+	fn.mu.Unlock()
+	if sessions <= 2 {
+		t.Errorf("%d sessions dialed: the Client never met the limit", sessions)
+	}
+	t.Logf("%d sessions dialed for 400 Opens, %d of them turned away", sessions, sessions-2)
+}
+
+// TestRestartOfVsftpd: vsftpd is stopped and started again on its port
+// while the Client holds 4 idle sessions whose FINs are lost; the 20
+// Opens that follow all succeed.
+func TestRestartOfVsftpd(t *testing.T) {
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := vsftpdConf{name: "vsftpd-restart", port: port, pasvFirst: testRun.pasvPorts()}
+	inst := startOwnVsftpd(t, conf)
+	fn := newFaultNet(t)
+	fn.loseFINs = true
+	c := &fetch.Client{DialContext: fn.DialContext, MaxConnsPerHost: 4, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	rawURL := "ftp://" + inst.addr + "/binary.bin"
+	within(t, 2*time.Minute, func() {
+		holdIdle(t, c, rawURL, binaryFile(), 4)
+		fn.cut()
+		inst.stop()
+		inst.stop = nil
+		again := startOwnVsftpd(t, conf)
+		if again.addr != inst.addr {
+			t.Fatalf("restarted on %s, not %s", again.addr, inst.addr)
+		}
+		before := fn.dials()
+		for i := 0; i < 20; i++ {
+			got, _, err := openAndRead(context.Background(), c, rawURL)
+			if err != nil || !bytes.Equal(got, binaryFile()) {
+				t.Errorf("Open %d after the restart: %d bytes, %v", i+1, len(got), err)
+			}
+		}
+		t.Logf("%d connections after the restart", fn.dials()-before)
+	})
+}

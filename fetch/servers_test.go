@@ -102,6 +102,10 @@ var (
 // upload tests, which read what they uploaded back from it.
 var testTree string
 
+// testRun is the run's servers, for a test that starts one of its own
+// (startVsftpdWith).
+var testRun *run
+
 // The test run's CA, which signed the TLS servers' certificate (for
 // 127.0.0.1 and localhost): as PEM, as a pool for tls.Config.RootCAs,
 // and as a file (for curl --cacert). Nil and "" when making it failed.
@@ -136,6 +140,7 @@ func TestMain(m *testing.M) {
 	}
 	code := func() int {
 		run := startServers()
+		testRun = run
 		defer run.stop()
 		return m.Run()
 	}()
@@ -931,13 +936,35 @@ func writeConfig(path, text string) error {
 //   - debug_ssl=YES logs, in vsftpd-MODE.xfer.log, each TLS connection
 //     as "reused" or "not reused".
 func (r *run) startVsftpd(mode tlsMode) instance {
-	port, err := freePort()
+	return r.startVsftpdWith(vsftpdConf{name: "vsftpd", mode: mode})
+}
+
+// vsftpdConf is what differs between the run's vsftpd processes.
+type vsftpdConf struct {
+	name      string // names its files in the run's directory
+	mode      tlsMode
+	port      int // 0: a free one
+	maxPerIP  int // max_per_ip: the sessions it takes from one address; 0: any
+	pasvFirst int // the first passive port; 0: a range of the run's
+}
+
+// startVsftpdWith starts vsftpd as c says: the run's own, or one a
+// test starts (a connection limit, a restart on the same port).
+func (r *run) startVsftpdWith(c vsftpdConf) instance {
+	mode := c.mode
+	port, err := c.port, error(nil)
+	if port == 0 {
+		port, err = freePort()
+	}
 	if err != nil {
 		return instance{mode: mode, err: err}
 	}
-	pasv := r.pasvPorts()
-	secure := r.file("vsftpd", mode, ".empty")
-	if err := os.Mkdir(secure, 0o755); err != nil {
+	pasv := c.pasvFirst
+	if pasv == 0 {
+		pasv = r.pasvPorts()
+	}
+	secure := r.file(c.name, mode, ".empty")
+	if err := os.MkdirAll(secure, 0o755); err != nil {
 		return instance{mode: mode, err: err}
 	}
 	conf := fmt.Sprintf(`listen=YES
@@ -961,9 +988,9 @@ pasv_address=127.0.0.1
 pasv_min_port=%d
 pasv_max_port=%d
 dirmessage_enable=NO
-max_per_ip=0
+max_per_ip=%d
 max_clients=0
-`, port, r.tree, r.tree, secure, pasv, pasv+pasvRange-1)
+`, port, r.tree, r.tree, secure, pasv, pasv+pasvRange-1, c.maxPerIP)
 	if mode == plainFTP {
 		conf += "xferlog_enable=NO\n"
 	} else {
@@ -982,13 +1009,13 @@ xferlog_std_format=NO
 log_ftp_protocol=YES
 debug_ssl=YES
 vsftpd_log_file=%s
-`, yesNo(mode == implicitTLS), r.certFile, r.keyFile, r.file("vsftpd", mode, ".xfer.log"))
+`, yesNo(mode == implicitTLS), r.certFile, r.keyFile, r.file(c.name, mode, ".xfer.log"))
 	}
-	path := r.file("vsftpd", mode, ".conf")
+	path := r.file(c.name, mode, ".conf")
 	if err := writeConfig(path, conf); err != nil {
 		return instance{mode: mode, err: err}
 	}
-	return r.start(daemon{name: "vsftpd", mode: mode, path: filepath.Join(r.installed, "root/usr/sbin/vsftpd"), args: []string{path}, port: port, namespace: true})
+	return r.start(daemon{name: c.name, mode: mode, path: filepath.Join(r.installed, "root/usr/sbin/vsftpd"), args: []string{path}, port: port, namespace: true})
 }
 
 func yesNo(b bool) string {

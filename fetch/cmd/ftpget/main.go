@@ -98,7 +98,8 @@
 //	5   the proxy is not one ftpget takes, or its name does not resolve
 //	6   the host name does not resolve
 //	7   no connection to the server (or to the proxy)
-//	18  partial file: the transfer ended before the file did
+//	18  partial file: the transfer ended before the file did, or the
+//	    server's final reply to it is not 226 or 250 (as 426)
 //	9   the server refused to enter a directory of the URL that exists
 //	    (a file used as a directory: MLST, MDTM or SIZE shows it)
 //	23  the output could not be written (a closed pipe too), -O has no
@@ -108,6 +109,8 @@
 //	28  timeout (--timeout, or the server stalled)
 //	36  -C: the output is larger than the remote file, the server
 //	    refused the offset, the URL names a directory, or ;type=a
+//	56  the transfer was reset, or another network read failed, once
+//	    the file had begun
 //	60  the server's TLS certificate does not verify
 //	67  the server refused the login (530)
 //	77  --cacert: the file cannot be read or holds no certificate
@@ -170,6 +173,7 @@ const (
 	exitWrite      = 23
 	exitTimeout    = 28
 	exitResume     = 36
+	exitRecv       = 56
 	exitCert       = 60
 	exitLogin      = 67
 	exitCACert     = 77
@@ -215,8 +219,9 @@ URL, in order, as curl pairs them.
 Exit statuses (the last URL's): 0 done, 1 other failure, 2 usage, 3 bad
 URL, 5 unusable proxy, 6 unknown host, 7 no connection, 18 partial file,
 9 directory refused, 23 write error, 25 upload failed, 26 read error,
-28 timeout, 36 cannot resume, 60 certificate not verified, 67 login
-refused, 77 bad --cacert, 78 not found, 97 proxy refused.
+28 timeout, 36 cannot resume, 56 transfer reset, 60 certificate not
+verified, 67 login refused, 77 bad --cacert, 78 not found, 97 proxy
+refused.
 `
 
 // options are what the flags say.
@@ -543,6 +548,17 @@ func exitCode(err error, reading bool) int {
 		return exitTimeout
 	case reading && errors.Is(err, io.ErrUnexpectedEOF):
 		return exitPartial
+	case reading && isFetch && fe.Code != 0 && fe.Code != 226 && fe.Code != 250:
+		// curl's CURLE_PARTIAL_FILE (curl(1), EXIT CODES, 18: "Partial
+		// file. Only a part of the file was transferred."): the
+		// transfer began and its final reply is not 226 or 250, as 426
+		// or 451 (curl's ftp_done: "server did not report OK").
+		return exitPartial
+	case reading && isRecvError(err):
+		// curl's CURLE_RECV_ERROR (curl(1), EXIT CODES, 56: "Failure
+		// in receiving network data."): the transfer began, and its
+		// data or control connection was reset, or failed a read.
+		return exitRecv
 	case errors.As(err, &pce):
 		if errors.As(err, &dns) {
 			return exitProxy
@@ -560,6 +576,18 @@ func exitCode(err error, reading bool) int {
 		return exitCWD
 	}
 	return exitFailed
+}
+
+// isRecvError reports whether err is a read of a connection that
+// failed other than by a timeout: a reset (ECONNRESET), or another
+// network read error; not a connection closed on this side
+// (net.ErrClosed).
+func isRecvError(err error) bool {
+	var oe *net.OpError
+	if errors.Is(err, net.ErrClosed) {
+		return false
+	}
+	return errors.Is(err, syscall.ECONNRESET) || errors.As(err, &oe) && oe.Op == "read"
 }
 
 // isCertificateError reports whether err is a TLS certificate that

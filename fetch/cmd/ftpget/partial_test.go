@@ -8,9 +8,19 @@ import (
 	"testing"
 )
 
+// How the RETR of shortServer ends, after 10 of the 1000 bytes that its
+// 150 reply announces.
+type retrEnd int
+
+const (
+	endConfirmed retrEnd = iota // the data connection closed, then 226
+	endAborted                  // the data connection closed, then 426
+	endReset                    // the data connection reset (RST), no reply
+)
+
 // shortServer is a scripted FTP server whose transfer of any file ends
-// after 10 of the 1000 bytes that its 150 reply announces.
-func shortServer(t *testing.T) string {
+// after 10 of the 1000 bytes that its 150 reply announces, as end says.
+func shortServer(t *testing.T, end retrEnd) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -23,13 +33,13 @@ func shortServer(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			go serveShort(c)
+			go serveShort(c, end)
 		}
 	}()
 	return l.Addr().String()
 }
 
-func serveShort(c net.Conn) {
+func serveShort(c net.Conn, end retrEnd) {
 	defer c.Close()
 	r := bufio.NewReader(c)
 	reply := func(s string) { fmt.Fprintf(c, "%s\r\n", s) }
@@ -72,8 +82,18 @@ func serveShort(c net.Conn) {
 				return
 			}
 			d.Write([]byte("0123456789"))
-			d.Close()
-			reply("226 Transfer complete")
+			switch end {
+			case endReset:
+				// SO_LINGER 0: Close sends a RST, not a FIN.
+				d.(*net.TCPConn).SetLinger(0)
+				d.Close()
+			case endAborted:
+				d.Close()
+				reply("426 Connection closed; transfer aborted.")
+			default:
+				d.Close()
+				reply("226 Transfer complete")
+			}
 		case "QUIT":
 			reply("221 bye")
 			return
@@ -84,9 +104,28 @@ func serveShort(c net.Conn) {
 }
 
 func TestPartialFile(t *testing.T) {
-	addr := shortServer(t)
+	addr := shortServer(t, endConfirmed)
 	r := runIn(t, "", "ftp://"+addr+"/f.bin")
 	if r.code != 18 || r.stdout != "0123456789" || !strings.Contains(r.stderr, "10 of 1000 bytes") {
 		t.Errorf("a short transfer: exit %d, stdout %q, stderr %q; want 18, the 10 bytes, and why", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A transfer that the server aborts with 426 after it began is curl's
+// CURLE_PARTIAL_FILE (ftp_done: "server did not report OK, got 426").
+func TestPartialFileAborted(t *testing.T) {
+	addr := shortServer(t, endAborted)
+	r := runIn(t, "", "ftp://"+addr+"/f.bin")
+	if r.code != 18 || r.stdout != "0123456789" || !strings.Contains(r.stderr, "426 Connection closed; transfer aborted.") {
+		t.Errorf("a transfer aborted with 426: exit %d, stdout %q, stderr %q; want 18, the 10 bytes, and the reply", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A data connection reset mid-file is curl's CURLE_RECV_ERROR, 56.
+func TestTransferReset(t *testing.T) {
+	addr := shortServer(t, endReset)
+	r := runIn(t, "", "ftp://"+addr+"/f.bin")
+	if r.code != 56 || r.stdout != "0123456789" || !strings.Contains(r.stderr, "connection reset") {
+		t.Errorf("a transfer reset: exit %d, stdout %q, stderr %q; want 56, the 10 bytes, and why", r.code, r.stdout, r.stderr)
 	}
 }
