@@ -19,10 +19,30 @@ import (
 // Sessions are kept per scheme, address, user, password and TLS mode.
 // A reused session first goes back to the login directory (the PWD
 // after login) unless the URL's path is absolute. A file read to its
-// end gives its session back; one closed early, or broken, ends it. A
-// session the server left while idle (421, or the connection's end) is
-// replaced before the plan starts, or, if the server leaves as the
-// plan starts, the plan runs once more on a new session.
+// end gives its session back; one closed early, or broken, ends it.
+//
+// Faults are recovered from as net/http's Transport does. A session
+// the server left while idle (a 421, the connection's end) is replaced
+// before the plan starts. When a reused session fails as the plan runs
+// because the server has left it (a 421 reply to any command, the
+// connection ended or reset: a server restarted while the session was
+// idle, its FIN lost on the way), Open, Stat, ReadDir, Walk and Put run
+// again, on the next idle session or a new one, within their context:
+// nothing of the result has reached the caller then (Open returns only
+// once the transfer has begun; a Read's error is never retried). A Put
+// whose STOR or APPE the server accepted is never sent again. A new
+// session's failure is the caller's.
+//
+// A server's own connection limit is waited out. A new session that
+// the server turns away (a 421 in place of its greeting, RFC 959 §5.4,
+// as vsftpd's max_per_ip and Pure-FTPd's per-address limit answer, or
+// a connection refused, reset or closed before the greeting) while the
+// Client holds other sessions of that server lowers the Client's limit
+// for that server to the sessions it holds, and the Open waits for one
+// of them, within its context. The limit rises again to
+// MaxConnsPerHost after IdleTimeout (30 seconds where sessions are not
+// reused). With no other session, the refusal is the caller's: an
+// *[Error] of Op "dial" and Code 421.
 //
 // A Client is safe for concurrent use by several goroutines. Its
 // fields must not change once it is in use.
@@ -42,7 +62,8 @@ type Client struct {
 	// MaxConnsPerHost caps the sessions to one server (scheme, host
 	// and port) at once, busy and idle: FTP servers limit connections
 	// per address and answer 421 beyond it. An Open or Stat beyond it
-	// waits for a session, within its context. 0: 2.
+	// waits for a session, within its context. A server whose limit is
+	// lower sets the cap for a while (see above). 0: 2.
 	MaxConnsPerHost int
 
 	// IdleTimeout is how long an idle session is kept for reuse. 0: 30
@@ -53,7 +74,11 @@ type Client struct {
 	// StallTimeout fails the step at hand when the server sends nothing
 	// (or takes nothing) for this long, with or without a context
 	// deadline: a greeting, a reply or a byte of a transfer that does
-	// not come. 0: 2 minutes; negative: none.
+	// not come. One stall costs one StallTimeout wherever it happens: a
+	// transfer that stalled does not wait again for its final reply,
+	// and an EPSV that got no answer is not followed by PASV. The
+	// *[Error] names the command that stalled, and errors.Is(err,
+	// os.ErrDeadlineExceeded) holds. 0: 2 minutes; negative: none.
 	StallTimeout time.Duration
 
 	mu    sync.Mutex

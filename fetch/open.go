@@ -201,7 +201,9 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*Response, error)
 // refused with 550, before or after its 150, runs Plan.Fallback; an empty
 // listing with an argument runs Plan.Verify, whose 550 is [ErrNotFound].
 //
-// ctx bounds the whole fetch, reading included. Every other error of Open,
+// A reused session that the server had left (a restart, a 421) makes
+// Open run again on another session, as the [Client] doc says; ctx
+// bounds the whole fetch, retries and reading included. Every other error of Open,
 // and of Read but io.EOF and a Read after Close, is an *[Error] that names
 // the step and holds the server's reply; none shows the password.
 func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Response, error) {

@@ -57,9 +57,10 @@ func Put(ctx context.Context, rawURL string, r io.Reader, opts ...Option) (int64
 //
 // [WithCreateDirs] makes missing directories, [WithTempName] stores under
 // a temporary name then renames, [WithOffset] resumes with "APPE". Put
-// reuses the Client's sessions as Open does, and runs again on a new
-// session only when the reused one failed before STOR: a Put that may
-// have sent data is never sent again.
+// reuses the Client's sessions as Open does, and runs again on another
+// session while the one that failed was a reused one that the server
+// had left (see [Client]), and only before the server accepted the
+// STOR or APPE: a Put that may have sent data is never sent again.
 //
 // ctx bounds the whole upload. Every error but a parse or plan error
 // (*[ftpurl.Error]) is an *[Error] that names the command refused and

@@ -25,7 +25,9 @@ func Stat(ctx context.Context, rawURL string, opts ...Option) (fs.FileInfo, erro
 // from MLST's UNIX.mode, else 0. It is an [Entry]'s Info: Sys returns the
 // Entry, with the time's Precision and, from MLST, the fact line in Line
 // ("" from SIZE and MDTM). A missing name is an *[Error] with
-// [ErrNotFound]; parse and plan errors are *[ftpurl.Error].
+// [ErrNotFound]; parse and plan errors are *[ftpurl.Error]. Stat runs
+// again on another session where a reused one turns out to be gone,
+// as Open does (see [Client]).
 func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.FileInfo, error) {
 	r, err := newRequest(rawURL, opts)
 	if err != nil {

@@ -41,7 +41,9 @@ func ReadDir(ctx context.Context, rawURL string, opts ...Option) ([]Entry, error
 // its error.
 //
 // The names are the server's: see [Entry]. Open keeps LIST for a
-// directory URL, for a person to read, as curl does.
+// directory URL, for a person to read, as curl does. ReadDir runs
+// again on another session where a reused one turns out to be gone, as
+// Open does (see [Client]); so does each listing of Walk.
 func (c *Client) ReadDir(ctx context.Context, rawURL string, opts ...Option) ([]Entry, error) {
 	cfg := newConfig(opts)
 	u, err := cfg.grammar.Parse(rawURL)
