@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -655,4 +656,54 @@ func TestRestartOfVsftpd(t *testing.T) {
 		}
 		t.Logf("%d connections after the restart", fn.dials()-before)
 	})
+}
+
+// TestRefusedConnectionsAreWaitedOut: a server (or a firewall before
+// it) that refuses connections beyond 2 from one address, with a
+// connection refused (ECONNREFUSED) rather than a 421: a Client
+// allowing 8 loses none of 200 Opens from 16 goroutines.
+func TestRefusedConnectionsAreWaitedOut(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t, script{"RETR": transfer("limited", "150 Opening (7 bytes)", "226 Done")})
+	var mu sync.Mutex
+	live, refused := 0, 0
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if addr != f.addr {
+			var d net.Dialer
+			return d.DialContext(ctx, network, addr) // data connections
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if live >= 2 {
+			refused++
+			return nil, &net.OpError{Op: "dial", Net: network, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+		}
+		var d net.Dialer
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		live++
+		return &onClose{Conn: c, close: func() { mu.Lock(); live--; mu.Unlock() }}, nil
+	}
+	c := &fetch.Client{DialContext: dial, MaxConnsPerHost: 8, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	within(t, time.Minute, func() { manyOpens(t, c, f.url("f"), "limited", 16, 12) })
+	mu.Lock()
+	defer mu.Unlock()
+	if refused == 0 {
+		t.Error("no connection was refused: the test did not reach the limit")
+	}
+}
+
+// onClose is a net.Conn that runs close once, when it is closed.
+type onClose struct {
+	net.Conn
+	once  sync.Once
+	close func()
+}
+
+func (c *onClose) Close() error {
+	c.once.Do(c.close)
+	return c.Conn.Close()
 }

@@ -85,7 +85,8 @@
 // failed, else the status (below) of the first failure: 78 a file or
 // directory the server refused (an unreadable directory too), 18 a file
 // cut short, 23 a file that could not be written in DIR, 36 a refused
-// REST. On a terminal, a progress line counts the files and bytes.
+// REST, 56 a transfer reset. On a terminal, a progress line counts the
+// files and bytes.
 //
 // Exit statuses, as curl's where one fits (curl(1), EXIT CODES). With
 // several URLs, ftpget fetches each in turn and exits with the status
@@ -548,7 +549,7 @@ func exitCode(err error, reading bool) int {
 		return exitTimeout
 	case reading && errors.Is(err, io.ErrUnexpectedEOF):
 		return exitPartial
-	case reading && isFetch && fe.Code != 0 && fe.Code != 226 && fe.Code != 250:
+	case reading && isFetch && fe.Op == "retr" && fe.Code != 0 && fe.Code != 226 && fe.Code != 250:
 		// curl's CURLE_PARTIAL_FILE (curl(1), EXIT CODES, 18: "Partial
 		// file. Only a part of the file was transferred."): the
 		// transfer began and its final reply is not 226 or 250, as 426

@@ -13,9 +13,10 @@ import (
 type retrEnd int
 
 const (
-	endConfirmed retrEnd = iota // the data connection closed, then 226
-	endAborted                  // the data connection closed, then 426
-	endReset                    // the data connection reset (RST), no reply
+	endConfirmed    retrEnd = iota // the data connection closed, then 226
+	endAborted                     // the data connection closed, then 426
+	endReset                       // the data connection reset (RST), no reply
+	endControlReset                // the control connection reset, the data one open
 )
 
 // shortServer is a scripted FTP server whose transfer of any file ends
@@ -83,6 +84,13 @@ func serveShort(c net.Conn, end retrEnd) {
 			}
 			d.Write([]byte("0123456789"))
 			switch end {
+			case endControlReset:
+				// The client's watch of the control connection sees
+				// the RST while the data connection is still open.
+				c.(*net.TCPConn).SetLinger(0)
+				c.Close()
+				d.Close()
+				return
 			case endReset:
 				// SO_LINGER 0: Close sends a RST, not a FIN.
 				d.(*net.TCPConn).SetLinger(0)
@@ -127,5 +135,17 @@ func TestTransferReset(t *testing.T) {
 	r := runIn(t, "", "ftp://"+addr+"/f.bin")
 	if r.code != 56 || r.stdout != "0123456789" || !strings.Contains(r.stderr, "connection reset") {
 		t.Errorf("a transfer reset: exit %d, stdout %q, stderr %q; want 56, the 10 bytes, and why", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A control connection reset while the file flows is 56 too: the
+// transfer cannot be confirmed.
+func TestTransferControlReset(t *testing.T) {
+	addr := shortServer(t, endControlReset)
+	r := runIn(t, "", "ftp://"+addr+"/f.bin")
+	// The watch may close the data connection before its 10 bytes are
+	// read: stdout holds a prefix of them.
+	if r.code != 56 || !strings.HasPrefix("0123456789", r.stdout) || !strings.Contains(r.stderr, "connection reset") {
+		t.Errorf("a control connection reset: exit %d, stdout %q, stderr %q; want 56, the bytes read, and why", r.code, r.stdout, r.stderr)
 	}
 }
