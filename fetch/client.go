@@ -101,6 +101,9 @@ type hostPool struct {
 	// (lower): limit sessions until the time until; 0: none known.
 	limit int
 	until time.Time
+
+	logins  map[key]int // logged-in sessions, busy and idle, per login
+	dialing map[key]int // new sessions logging in, per login
 }
 
 // max returns how many sessions hp may hold: c's MaxConnsPerHost, or
@@ -131,6 +134,44 @@ func (c *Client) lower(k key) bool {
 	hp.until = time.Now().Add(max(c.idleTimeout(), defaultIdle))
 	hp.wake(c)
 	return true
+}
+
+// dialing counts a new session of k that logs in (d 1) or has done
+// so, well or not (d -1).
+func (c *Client) dialing(k key, d int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hp := c.hosts[hostKey{k.scheme, k.addr}]
+	if hp.dialing == nil {
+		hp.dialing = map[key]int{}
+	}
+	if hp.dialing[k] += d; hp.dialing[k] == 0 {
+		delete(hp.dialing, k)
+	}
+}
+
+// loggedIn notes that s, a new session, has logged in.
+func (c *Client) loggedIn(s *session) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hp := c.hosts[hostKey{s.key.scheme, s.key.addr}]
+	if hp.logins == nil {
+		hp.logins = map[key]int{}
+	}
+	hp.logins[s.key]++
+	s.loggedIn = true
+}
+
+// holdsLogin reports whether c holds another session of k, logged in
+// or logging in, while one of k's logins is refused: then the refusal
+// is not of a wrong user or password, which all of them would share
+// (and a login refused to every one of them ends as the last one
+// fails alone).
+func (c *Client) holdsLogin(k key) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hp := c.hosts[hostKey{k.scheme, k.addr}]
+	return hp != nil && (hp.logins[k] > 0 || hp.dialing[k] > 1)
 }
 
 // wake gives each free slot under hp's limit to a waiter, which
@@ -210,7 +251,7 @@ retry:
 					return s, false, nil
 				}
 				s.abort()
-				c.drop(k)
+				c.drop(k, s)
 				continue retry
 			}
 		}
@@ -254,7 +295,7 @@ retry:
 					if s := <-w; s != nil {
 						c.put(s)
 					} else {
-						c.drop(k)
+						c.drop(k, nil)
 					}
 				}
 				return nil, false, ctx.Err()
@@ -280,7 +321,7 @@ func (c *Client) put(s *session) {
 	// command asked for: the session is out of step.
 	if c.idleTimeout() < 0 || s.closed() || !s.canGoHome() || s.ctl.r.Buffered() > 0 {
 		s.quit()
-		c.drop(s.key)
+		c.drop(s.key, s)
 		return
 	}
 	c.mu.Lock()
@@ -306,13 +347,20 @@ func (hp *hostPool) nextWaiter() chan *session {
 	return w
 }
 
-// drop notes that a session of k has ended, and lets a waiter dial.
-func (c *Client) drop(k key) {
+// drop notes that a session of k has ended (s, or a slot no session
+// took when s is nil), and lets a waiter dial.
+func (c *Client) drop(k key, s *session) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	hk := hostKey{k.scheme, k.addr}
 	hp := c.hosts[hk]
 	hp.n--
+	if s != nil && s.loggedIn {
+		s.loggedIn = false
+		if hp.logins[k]--; hp.logins[k] == 0 {
+			delete(hp.logins, k)
+		}
+	}
 	hp.wake(c)
 	c.prune(hk, hp)
 }
@@ -336,7 +384,7 @@ func (c *Client) release(s *session, ok bool) {
 		return
 	}
 	s.abort()
-	c.drop(s.key)
+	c.drop(s.key, s)
 }
 
 // expire closes an idle session whose IdleTimeout has passed.
@@ -357,7 +405,7 @@ func (c *Client) expire(s *session) {
 	c.mu.Unlock()
 	s.wake()
 	s.quit()
-	c.drop(s.key)
+	c.drop(s.key, s)
 }
 
 // CloseIdleConnections ends every idle session (QUIT, RFC 959 §4.1.1), as
@@ -374,7 +422,7 @@ func (c *Client) CloseIdleConnections() {
 	for _, s := range idle {
 		s.wake()
 		s.quit()
-		c.drop(s.key)
+		c.drop(s.key, s)
 	}
 }
 

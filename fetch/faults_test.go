@@ -230,6 +230,53 @@ func manyOpens(t *testing.T, c *fetch.Client, rawURL, want string, g, per int) {
 	}
 }
 
+// TestLoginLimitIsWaitedOut: a server that greets every connection and
+// refuses PASS beyond 2 logged-in sessions (ProFTPD's MaxClientsPerHost)
+// loses none of 200 Opens of a Client allowing 8; a wrong password is
+// still an error at once.
+func TestLoginLimitIsWaitedOut(t *testing.T) {
+	noLeaks(t)
+	var mu sync.Mutex
+	live := 0
+	f := newFake(t, script{
+		"PASS": func(c *fconn, arg string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if arg != "secret" || live >= 2 {
+				c.send("530 Sorry, the maximum number of clients (2) from your host are already connected.")
+				c.hangup()
+				return
+			}
+			live++
+			c.onClose = func() { mu.Lock(); live--; mu.Unlock() }
+			c.send("230 Logged in")
+		},
+		"RETR": transfer("limited", "150 Opening (7 bytes)", "226 Done"),
+	})
+	c := &fetch.Client{MaxConnsPerHost: 8, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	within(t, time.Minute, func() { manyOpens(t, c, "ftp://u:secret@"+f.addr+"/f", "limited", 16, 12) })
+	var err error
+	within(t, 30*time.Second, func() { _, _, err = openAndRead(context.Background(), c, "ftp://u:wrong@"+f.addr+"/f") })
+	if fe := asError(t, err); fe.Op != "login" || fe.Code != 530 {
+		t.Errorf("a wrong password: %v; want Op login, Code 530", err)
+	}
+	// 16 at once with a wrong password: each fails, none waits for ever.
+	var wg sync.WaitGroup
+	within(t, 30*time.Second, func() {
+		for range 16 {
+			wg.Go(func() {
+				_, _, err := openAndRead(context.Background(), c, "ftp://v:wrong@"+f.addr+"/f")
+				var fe *fetch.Error
+				if !errors.As(err, &fe) || fe.Op != "login" || fe.Code != 530 {
+					t.Errorf("a wrong password, 16 at once: %v; want Op login, Code 530", err)
+				}
+			})
+		}
+		wg.Wait()
+	})
+}
+
 // TestConnectionLimitWithNoSessionIsAnError: a 421 greeting when the
 // Client holds no other session of that server is the caller's error;
 // an Open waiting for a session at the learnt limit ends with its
@@ -621,6 +668,29 @@ func TestConnectionLimitOfVsftpd(t *testing.T) {
 		t.Errorf("%d sessions dialed: the Client never met the limit", sessions)
 	}
 	t.Logf("%d sessions dialed for 400 Opens, %d of them turned away", sessions, sessions-2)
+}
+
+// TestConnectionLimitOfProftpd: ProFTPD with MaxClientsPerHost 2
+// greets a third session and refuses its PASS with 530; as the Client
+// holds sessions of that user and password, the 530 is the limit, not a
+// wrong password, and none of 200 Opens from 16 goroutines fails.
+func TestConnectionLimitOfProftpd(t *testing.T) {
+	need(t, "proftpd")
+	inst := testRun.startProftpdWith("proftpd-limit", plainFTP, 2)
+	if inst.err != nil {
+		missing(t, "proftpd-limit", inst.err)
+	}
+	t.Cleanup(inst.stop)
+	c := &fetch.Client{MaxConnsPerHost: 8, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	base := "ftp://" + testUser + ":" + testPassword + "@" + inst.addr + "/"
+	within(t, 2*time.Minute, func() { manyOpens(t, c, base+"text.txt", textFile, 16, 12) })
+
+	// A wrong password is still the caller's error, at once.
+	_, _, err := openAndRead(context.Background(), c, "ftp://"+testUser+":wrong@"+inst.addr+"/text.txt")
+	if fe := asError(t, err); fe.Op != "login" || fe.Code != 530 {
+		t.Errorf("a wrong password: %v; want Op login, Code 530", err)
+	}
 }
 
 // TestRestartOfVsftpd: vsftpd is stopped and started again on its port

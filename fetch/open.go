@@ -144,16 +144,21 @@ func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bo
 		if !fresh {
 			return s, true, nil
 		}
+		c.dialing(s.key, 1)
 		err = s.dial(ctx, r.u, r.user, r.password)
 		if err == nil {
+			c.loggedIn(s)
+			c.dialing(s.key, -1)
 			return s, false, nil
 		}
 		s.unbind()
 		s.abort()
-		if ctx.Err() == nil && atLimit(err) && c.lower(s.key) {
+		limited := ctx.Err() == nil && c.atLimit(s.key, err)
+		c.dialing(s.key, -1)
+		if limited && c.lower(s.key) {
 			continue
 		}
-		c.drop(s.key)
+		c.drop(s.key, s)
 		return nil, false, err
 	}
 }
@@ -162,14 +167,24 @@ func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bo
 // takes no more connections from this client: a 421 in place of the
 // greeting (RFC 959 §5.4: "Service not available, closing control
 // connection"; vsftpd's max_per_ip, Pure-FTPd's -C, pyftpdlib's
-// max_cons_per_ip), or the connection refused, reset or closed before
-// the greeting, as a server or a firewall at its limit does.
-func atLimit(err error) bool {
+// max_cons_per_ip), the connection refused, reset or closed before the
+// greeting, as a server or a firewall at its limit does; or a login
+// refused (530, a 421) to a user and password that c holds another
+// session of, which cannot be a wrong password (ProFTPD's MaxClientsPerHost
+// greets every connection and refuses PASS: "530 Sorry, the maximum
+// number of clients (2) from your host are already connected.").
+func (c *Client) atLimit(k key, err error) bool {
 	var e *Error
-	if !errors.As(err, &e) || e.Op != "dial" {
+	if !errors.As(err, &e) {
 		return false
 	}
-	return e.Code == 421 || e.Code == 0 && (errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF))
+	switch e.Op {
+	case "dial":
+		return e.Code == 421 || e.Code == 0 && (errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF))
+	case "login":
+		return (e.Code == 530 || e.Code == 421) && c.holdsLogin(k)
+	}
+	return false
 }
 
 // withTimeout applies WithTimeout to ctx.

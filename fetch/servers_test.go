@@ -1044,11 +1044,26 @@ func yesNo(b bool) string {
 //     meet;
 //   - TLSLog: proftpd-MODE.tls.log.
 func (r *run) startProftpd(mode tlsMode) instance {
+	return r.startProftpdWith("proftpd", mode, 0)
+}
+
+// startProftpdWith starts ProFTPD as the run's own (name "proftpd",
+// perHost 0), or one of a test's own: name names its files, and
+// perHost > 0 sets MaxClientsPerHost, which counts logged-in sessions
+// and refuses PASS beyond it ("530 Sorry, the maximum number of clients
+// (2) from your host are already connected.").
+func (r *run) startProftpdWith(name string, mode tlsMode, perHost int) instance {
 	port, err := freePort()
 	if err != nil {
 		return instance{mode: mode, err: err}
 	}
 	pasv := r.pasvPorts()
+	limits := "MaxInstances 100\n"
+	anonLimit := "  MaxClients 100\n"
+	if perHost > 0 {
+		limits += fmt.Sprintf("MaxClientsPerHost %d\n", perHost)
+		anonLimit = ""
+	}
 	conf := fmt.Sprintf(`ServerName "ftpurl test"
 ServerType standalone
 DefaultServer on
@@ -1068,15 +1083,13 @@ RequireValidShell off
 UseReverseDNS off
 PassivePorts %d %d
 DefaultRoot %s
-MaxInstances 100
-<Anonymous %s>
+%s<Anonymous %s>
   User ftp
   Group nogroup
   UserAlias anonymous ftp
   RequireValidShell off
-  MaxClients 100
-</Anonymous>
-`, port, r.file("proftpd", mode, ".pid"), r.file("proftpd", mode, ".scoreboard"), pasv, pasv+pasvRange-1, r.tree, r.tree)
+%s</Anonymous>
+`, port, r.file(name, mode, ".pid"), r.file(name, mode, ".scoreboard"), pasv, pasv+pasvRange-1, r.tree, limits, r.tree, anonLimit)
 	if mode != plainFTP {
 		conf += fmt.Sprintf(`ModulePath %s
 LoadModule mod_tls.c
@@ -1089,16 +1102,16 @@ LoadModule mod_tls.c
   TLSVerifyClient off
   TLSLog %s
 </IfModule>
-`, filepath.Join(r.installed, "root/usr/lib/proftpd"), r.certFile, r.keyFile, r.file("proftpd", mode, ".tls.log"))
+`, filepath.Join(r.installed, "root/usr/lib/proftpd"), r.certFile, r.keyFile, r.file(name, mode, ".tls.log"))
 		if mode == implicitTLS {
 			conf += "<IfModule mod_tls.c>\n  TLSOptions UseImplicitSSL\n</IfModule>\n"
 		}
 	}
-	path := r.file("proftpd", mode, ".conf")
+	path := r.file(name, mode, ".conf")
 	if err := writeConfig(path, conf); err != nil {
 		return instance{mode: mode, err: err}
 	}
-	return r.start(daemon{name: "proftpd", mode: mode, path: filepath.Join(r.installed, "root/usr/sbin/proftpd"), args: []string{"-n", "-q", "-c", path}, port: port, namespace: true})
+	return r.start(daemon{name: name, mode: mode, path: filepath.Join(r.installed, "root/usr/sbin/proftpd"), args: []string{"-n", "-q", "-c", path}, port: port, namespace: true})
 }
 
 // startPureFtpd starts Pure-FTPd 1.0.50, which has no configuration

@@ -48,6 +48,7 @@ type session struct {
 	epsvOK    bool            // an EPSV worked: it goes out with the transfer command
 
 	dialTimeout time.Duration // WithDialTimeout of the use at hand
+	loggedIn    bool          // counted in its hostPool's logins (c.mu)
 
 	// The use at hand.
 	ctx      context.Context
