@@ -35,11 +35,14 @@ import (
 //
 // A server's own connection limit is waited out. A new session that
 // the server turns away (a 421 in place of its greeting, RFC 959 §5.4,
-// as vsftpd's max_per_ip and Pure-FTPd's per-address limit answer, or
-// a connection refused, reset or closed before the greeting) while the
-// Client holds other sessions of that server lowers the Client's limit
-// for that server to the sessions it holds, and the Open waits for one
-// of them, within its context. The limit rises again to
+// as vsftpd's max_per_ip, Pure-FTPd's -C and pyftpdlib's
+// max_cons_per_ip answer; a connection refused, reset or closed before
+// the greeting; or a login refused with 530 while the Client holds
+// another session of that user and password, as ProFTPD's
+// MaxClientsPerHost refuses PASS) while the Client holds other
+// sessions of that server lowers the Client's limit for that server to
+// the sessions it holds, and the Open waits for one of them, within
+// its context. The limit rises again to
 // MaxConnsPerHost after IdleTimeout (30 seconds where sessions are not
 // reused). With no other session, the refusal is the caller's: an
 // *[Error] of Op "dial" and Code 421.
