@@ -44,8 +44,9 @@ import (
 // the sessions it holds, and the Open waits for one of them, within
 // its context. The limit rises again to
 // MaxConnsPerHost after IdleTimeout (30 seconds where sessions are not
-// reused). With no other session, the refusal is the caller's: an
-// *[Error] of Op "dial" and Code 421.
+// reused), and the Opens still waiting may then dial. With no other
+// session, the refusal is the caller's error: an *[Error] of Op "dial"
+// (Code 421, or 0 for a connection refused) or "login" (Code 530).
 //
 // A Client is safe for concurrent use by several goroutines. Its
 // fields must not change once it is in use.
@@ -85,6 +86,7 @@ type Client struct {
 	StallTimeout time.Duration
 
 	mu    sync.Mutex
+	cond  *sync.Cond // on mu: a new session has logged in or failed
 	hosts map[hostKey]*hostPool
 }
 
@@ -105,8 +107,9 @@ type hostPool struct {
 	limit int
 	until time.Time
 
-	logins  map[key]int // logged-in sessions, busy and idle, per login
-	dialing map[key]int // new sessions logging in, per login
+	logins   map[key]int // logged-in sessions, busy and idle, per login
+	loggedIn int         // the sum of logins
+	dialing  int         // new sessions connecting and logging in
 }
 
 // max returns how many sessions hp may hold: c's MaxConnsPerHost, or
@@ -119,38 +122,64 @@ func (hp *hostPool) max(c *Client) int {
 	return m
 }
 
-// lower notes that the server turned away a new session of k (atLimit).
-// When c holds other sessions of that server, their number becomes its
-// limit, for IdleTimeout (or 30 seconds where sessions are not reused),
-// the new session's slot is freed, and lower reports true: the caller
-// waits for one of them. With none, it changes nothing and reports
-// false: the caller fails, and drops the slot.
-func (c *Client) lower(k key) bool {
+// lower notes that the server turned away a new session of k (atLimit);
+// sameLogin says the refusal was of the login, which counts only where
+// c holds a session of k's user and password (a wrong password would
+// have failed it too). It first lets the other new sessions of that
+// server finish logging in, bounded by their own dial and stall
+// timeouts, since the server counted them before c knows of them.
+// When c then holds logged-in sessions of that server (of k's login,
+// for sameLogin), their number becomes its limit until IdleTimeout
+// from now, the refused session's slot is freed, and lower reports
+// true: the caller waits for one of them. With none, it changes
+// nothing and reports false: the caller fails, and drops the slot.
+func (c *Client) lower(k key, sameLogin bool) bool {
+	hk := hostKey{k.scheme, k.addr}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	hp := c.hosts[hostKey{k.scheme, k.addr}]
-	if hp.n <= 1 {
+	hp := c.hosts[hk]
+	proven := func() bool { return hp.loggedIn > 0 && (!sameLogin || hp.logins[k] > 0) }
+	for hp.dialing > 0 && !proven() {
+		c.settled().Wait()
+	}
+	if !proven() {
 		return false
 	}
 	hp.n--
-	hp.limit = hp.n
-	hp.until = time.Now().Add(max(c.idleTimeout(), defaultIdle))
+	hp.limit = hp.loggedIn
+	d := c.idleTimeout()
+	if d <= 0 {
+		d = defaultIdle
+	}
+	hp.until = time.Now().Add(d)
+	// When the limit ends, the Opens waiting for it may dial.
+	time.AfterFunc(d, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.hosts[hk] == hp {
+			hp.wake(c)
+		}
+	})
 	hp.wake(c)
 	return true
 }
 
-// dialing counts a new session of k that logs in (d 1) or has done
-// so, well or not (d -1).
+// settled returns the condition that a new session has logged in or
+// failed; c.mu is held.
+func (c *Client) settled() *sync.Cond {
+	if c.cond == nil {
+		c.cond = sync.NewCond(&c.mu)
+	}
+	return c.cond
+}
+
+// dialing counts a new session of k that connects and logs in (d 1) or
+// has done so, well or not (d -1).
 func (c *Client) dialing(k key, d int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	hp := c.hosts[hostKey{k.scheme, k.addr}]
-	if hp.dialing == nil {
-		hp.dialing = map[key]int{}
-	}
-	if hp.dialing[k] += d; hp.dialing[k] == 0 {
-		delete(hp.dialing, k)
-	}
+	c.hosts[hostKey{k.scheme, k.addr}].dialing += d
+	c.settled().Broadcast()
 }
 
 // loggedIn notes that s, a new session, has logged in.
@@ -162,19 +191,20 @@ func (c *Client) loggedIn(s *session) {
 		hp.logins = map[key]int{}
 	}
 	hp.logins[s.key]++
+	hp.loggedIn++
 	s.loggedIn = true
 }
 
-// holdsLogin reports whether c holds another session of k, logged in
-// or logging in, while one of k's logins is refused: then the refusal
-// is not of a wrong user or password, which all of them would share
-// (and a login refused to every one of them ends as the last one
-// fails alone).
-func (c *Client) holdsLogin(k key) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	hp := c.hosts[hostKey{k.scheme, k.addr}]
-	return hp != nil && (hp.logins[k] > 0 || hp.dialing[k] > 1)
+// retire notes that s, logged in, is gone; c.mu is held.
+func (hp *hostPool) retire(s *session) {
+	if s == nil || !s.loggedIn {
+		return
+	}
+	s.loggedIn = false
+	hp.loggedIn--
+	if hp.logins[s.key]--; hp.logins[s.key] == 0 {
+		delete(hp.logins, s.key)
+	}
 }
 
 // wake gives each free slot under hp's limit to a waiter, which
@@ -267,6 +297,7 @@ retry:
 		if len(hp.idle) > 0 {
 			old := hp.idle[0]
 			hp.idle = hp.idle[1:]
+			hp.retire(old)
 			c.mu.Unlock()
 			old.wake()
 			old.quit()
@@ -284,6 +315,9 @@ retry:
 				if s.key == k {
 					return s, false, nil
 				}
+				c.mu.Lock()
+				hp.retire(s)
+				c.mu.Unlock()
 				s.quit()
 				return &session{key: k, client: c}, true, nil
 			case <-ctx.Done():
@@ -358,12 +392,7 @@ func (c *Client) drop(k key, s *session) {
 	hk := hostKey{k.scheme, k.addr}
 	hp := c.hosts[hk]
 	hp.n--
-	if s != nil && s.loggedIn {
-		s.loggedIn = false
-		if hp.logins[k]--; hp.logins[k] == 0 {
-			delete(hp.logins, k)
-		}
-	}
+	hp.retire(s)
 	hp.wake(c)
 	c.prune(hk, hp)
 }

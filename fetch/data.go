@@ -15,6 +15,8 @@ import (
 // data connection ends, says whether they are whole.
 type transfer struct {
 	s       *session
+	ended   bool // end ran: endErr is its result
+	endErr  error
 	conn    net.Conn   // the data connection: timed, or TLS over it
 	opened  reply      // the 1xx that opened it
 	final   *reply     // the final reply, once read
@@ -88,7 +90,15 @@ func (t *transfer) Read(p []byte) (int, error) {
 
 // end closes the data connection and reads the final reply: nil for a
 // 226 or 250, else the reply as an error.
+// A second call returns the first one's result: the reply is read once.
 func (t *transfer) end() error {
+	if !t.ended {
+		t.ended, t.endErr = true, t.readEnd()
+	}
+	return t.endErr
+}
+
+func (t *transfer) readEnd() error {
 	t.conn.Close()
 	if err := t.unwatch(); err != nil {
 		return err
@@ -316,7 +326,11 @@ func (s *session) pipelined(line string) (*transfer, string, error) {
 	}
 	conn, err := s.dialData(port)
 	if err != nil {
-		if rep, rerr := s.ctl.read(); rerr == nil && rep.code >= 400 {
+		rep, rerr := s.ctl.read()
+		switch {
+		case isReply(rerr):
+			return nil, line, rerr // a 421: the server is leaving
+		case rerr == nil && rep.code >= 400:
 			return nil, line, rep.err()
 		}
 		return nil, "EPSV", err // the data connection to the port it named

@@ -198,7 +198,14 @@ func TestConnectionLimitIsWaitedOut(t *testing.T) {
 	}
 	t.Logf("the server refused %d sessions; %d logins in all", first, f.dialCount()-int(first))
 	// The limit lasts IdleTimeout: the next burst tries again, and
-	// still loses nothing.
+	// still loses nothing. A Response held open keeps the server's
+	// entry in the Client (and its limit) while the idle sessions
+	// expire.
+	held, err := c.Open(context.Background(), f.url("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
 	time.Sleep(400 * time.Millisecond)
 	within(t, time.Minute, func() { manyOpens(t, c, f.url("f"), "limited", 16, 2) })
 	if refused.Load() == first {
@@ -776,4 +783,143 @@ type onClose struct {
 func (c *onClose) Close() error {
 	c.once.Do(c.close)
 	return c.Conn.Close()
+}
+
+// ---- Found in review ----
+
+// TestPipelined421IsRetried: a reused session sends EPSV and RETR in
+// one write; the server, shutting down, names a port it has closed and
+// answers RETR with 421 (RFC 959 §4.2): the 421, not the data
+// connection's refusal, is the error, and the Open runs again on a new
+// session.
+func TestPipelined421IsRetried(t *testing.T) {
+	var mu sync.Mutex
+	epsvs := 0
+	dying := map[*fconn]bool{}
+	f := newFake(t, script{
+		"EPSV": func(c *fconn, _ string) {
+			mu.Lock()
+			epsvs++
+			n := epsvs
+			mu.Unlock()
+			if n == 2 { // the reused session's pipelined EPSV
+				l, _ := net.Listen("tcp", "127.0.0.1:0")
+				port := l.Addr().(*net.TCPAddr).Port
+				l.Close()
+				mu.Lock()
+				dying[c] = true
+				mu.Unlock()
+				c.send(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+				return
+			}
+			if port := c.listen(); port > 0 {
+				c.send(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+			}
+		},
+		"RETR": func(c *fconn, arg string) {
+			mu.Lock()
+			d := dying[c]
+			mu.Unlock()
+			if d {
+				c.send("421 Service not available, closing control connection.")
+				c.hangup()
+				return
+			}
+			transfer("hello", "150 Opening (5 bytes)", "226 Done")(c, arg)
+		},
+	})
+	c := &fetch.Client{StallTimeout: 5 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	if got, _, err := openAndRead(context.Background(), c, f.url("f")); err != nil || string(got) != "hello" {
+		t.Fatalf("first Open: %q, %v", got, err)
+	}
+	got, _, err := openAndRead(context.Background(), c, f.url("f"))
+	if err != nil {
+		fe := asError(t, err)
+		t.Errorf("second Open (reused session, server said 421): %v (Code %d, Command %q); want it run again on a new session", err, fe.Code, fe.Command)
+	} else if string(got) != "hello" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// Test421FinalReplyIsReadOnce: a 421 as the final reply of an empty
+// transfer, on a control connection the server keeps open, fails the
+// Open at once: the final reply is read once, never waited for again.
+func Test421FinalReplyIsReadOnce(t *testing.T) {
+	f := newFake(t, script{
+		"RETR": func(c *fconn, _ string) {
+			d := c.data()
+			if d == nil {
+				return
+			}
+			c.send("150 Opening (0 bytes)")
+			d.Close()
+			c.send("421 Timeout.")
+			c.stall()
+		},
+	})
+	c := &fetch.Client{StallTimeout: 3 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	start := time.Now()
+	_, _, err := openAndRead(context.Background(), c, f.url("f"))
+	el := time.Since(start)
+	t.Logf("err = %v after %v", err, el)
+	if el > 2*time.Second {
+		t.Errorf("Open took %v after a 421 final reply: a second read of the control connection waited for StallTimeout", el)
+	}
+}
+
+// TestRefusedWithNoSessionFailsAtOnce: a server that refuses every
+// connection (down, or full of other clients' sessions): two Opens at
+// once, with no session logged in, fail with one dial each; a session
+// being dialed is no session held.
+func TestRefusedWithNoSessionFailsAtOnce(t *testing.T) {
+	var dials atomic.Int32
+	var bar sync.WaitGroup
+	bar.Add(2)
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if dials.Add(1) <= 2 {
+			bar.Done()
+			bar.Wait() // both Opens are dialing
+		}
+		return nil, &net.OpError{Op: "dial", Net: network, Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	}
+	c := &fetch.Client{DialContext: dial, MaxConnsPerHost: 2}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if _, err := c.Open(context.Background(), "ftp://127.0.0.1:9/f"); err == nil {
+				t.Error("no error")
+			}
+		})
+	}
+	wg.Wait()
+	if n := dials.Load(); n != 2 {
+		t.Errorf("%d dials for 2 Opens with no session held: the refusal was 'waited out' against a session that was itself being refused", n)
+	}
+}
+
+// TestWrongPasswordIsNotALimit: 8 Opens at once with a wrong password,
+// MaxConnsPerHost 8: each sends PASS once and fails; a 530 is a limit
+// only once a session of that user and password has logged in.
+func TestWrongPasswordIsNotALimit(t *testing.T) {
+	var pass atomic.Int32
+	f := newFake(t, script{
+		"PASS": func(c *fconn, _ string) {
+			pass.Add(1)
+			time.Sleep(50 * time.Millisecond) // both dial before either is refused
+			c.send("530 Login incorrect.")
+		},
+	})
+	c := &fetch.Client{MaxConnsPerHost: 8}
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 8 {
+		wg.Go(func() { _, _ = c.Open(context.Background(), "ftp://u:wrong@"+f.addr+"/f") })
+	}
+	wg.Wait()
+	t.Logf("%d PASS for 8 Opens with a wrong password, %v", pass.Load(), time.Since(start))
+	if pass.Load() != 8 {
+		t.Errorf("%d PASS, want 8", pass.Load())
+	}
 }

@@ -153,9 +153,8 @@ func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bo
 		}
 		s.unbind()
 		s.abort()
-		limited := ctx.Err() == nil && c.atLimit(s.key, err)
 		c.dialing(s.key, -1)
-		if limited && c.lower(s.key) {
+		if limit, sameLogin := atLimit(err); limit && ctx.Err() == nil && c.lower(s.key, sameLogin) {
 			continue
 		}
 		c.drop(s.key, s)
@@ -169,22 +168,23 @@ func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bo
 // connection"; vsftpd's max_per_ip, Pure-FTPd's -C, pyftpdlib's
 // max_cons_per_ip), the connection refused, reset or closed before the
 // greeting, as a server or a firewall at its limit does; or a login
-// refused (530, a 421) to a user and password that c holds another
-// session of, which cannot be a wrong password (ProFTPD's MaxClientsPerHost
-// greets every connection and refuses PASS: "530 Sorry, the maximum
-// number of clients (2) from your host are already connected.").
-func (c *Client) atLimit(k key, err error) bool {
+// refused (530, a 421: sameLogin), which counts only where the Client
+// holds a session of that user and password (Client.lower), since a
+// wrong password is refused so too (ProFTPD's MaxClientsPerHost greets
+// every connection and refuses PASS: "530 Sorry, the maximum number of
+// clients (2) from your host are already connected.").
+func atLimit(err error) (limit, sameLogin bool) {
 	var e *Error
 	if !errors.As(err, &e) {
-		return false
+		return false, false
 	}
 	switch e.Op {
 	case "dial":
-		return e.Code == 421 || e.Code == 0 && (errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF))
+		return e.Code == 421 || e.Code == 0 && (errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF)), false
 	case "login":
-		return (e.Code == 530 || e.Code == 421) && c.holdsLogin(k)
+		return e.Code == 530 || e.Code == 421, true
 	}
-	return false
+	return false, false
 }
 
 // withTimeout applies WithTimeout to ctx.

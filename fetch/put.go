@@ -323,10 +323,11 @@ func finishAsking(t *transfer, ask string) (asked bool, err error) {
 	}
 	err = t.end()
 	if err != nil && asked {
-		if isReply(err) {
-			_, _ = t.s.ctl.read()
+		var tp *textproto.Error
+		if errors.As(err, &tp) && tp.Code != 421 {
+			_, _ = t.s.ctl.read() // SIZE's reply
 		} else {
-			t.s.abort()
+			t.s.abort() // no reply, or the server is leaving (421)
 		}
 	}
 	return asked, err
