@@ -126,23 +126,29 @@ func (hp *hostPool) max(c *Client) int {
 // sameLogin says the refusal was of the login, which counts only where
 // c holds a session of k's user and password (a wrong password would
 // have failed it too). It first lets the other new sessions of that
-// server finish logging in, bounded by their own dial and stall
-// timeouts, since the server counted them before c knows of them.
+// server finish logging in, within ctx, since the server counted them
+// before c knows of them.
 // When c then holds logged-in sessions of that server (of k's login,
 // for sameLogin), their number becomes its limit until IdleTimeout
 // from now, the refused session's slot is freed, and lower reports
 // true: the caller waits for one of them. With none, it changes
 // nothing and reports false: the caller fails, and drops the slot.
-func (c *Client) lower(k key, sameLogin bool) bool {
+func (c *Client) lower(ctx context.Context, k key, sameLogin bool) bool {
 	hk := hostKey{k.scheme, k.addr}
+	stop := context.AfterFunc(ctx, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.settled().Broadcast()
+	})
+	defer stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	hp := c.hosts[hk]
 	proven := func() bool { return hp.loggedIn > 0 && (!sameLogin || hp.logins[k] > 0) }
-	for hp.dialing > 0 && !proven() {
+	for hp.dialing > 0 && !proven() && ctx.Err() == nil {
 		c.settled().Wait()
 	}
-	if !proven() {
+	if !proven() || ctx.Err() != nil {
 		return false
 	}
 	hp.n--

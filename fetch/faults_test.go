@@ -923,3 +923,82 @@ func TestWrongPasswordIsNotALimit(t *testing.T) {
 		t.Errorf("%d PASS, want 8", pass.Load())
 	}
 }
+
+// TestLimitEndWakesWaitingOpens: an Open that waits at a learnt limit
+// tries again when the limit ends (IdleTimeout after it was learnt),
+// not only when a session comes back, and is served by the session
+// that comes back.
+func TestLimitEndWakesWaitingOpens(t *testing.T) {
+	noLeaks(t)
+	f, refused := limitedFake(t, 1)
+	c := &fetch.Client{MaxConnsPerHost: 2, IdleTimeout: 200 * time.Millisecond, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	held, err := c.Open(context.Background(), f.url("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		b, _, err := openAndRead(ctx, c, f.url("f"))
+		done <- result{b, err}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for refused.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := refused.Load(); n < 2 {
+		t.Fatalf("%d refusals: the waiting Open did not try again when the limit ended", n)
+	}
+	if b, err := io.ReadAll(held); err != nil || string(b) != "limited" {
+		t.Fatalf("the held Response: %q, %v", b, err)
+	}
+	held.Close()
+	var r result
+	within(t, 30*time.Second, func() { r = <-done })
+	if r.err != nil || string(r.b) != "limited" {
+		t.Errorf("the waiting Open: %q, %v", r.b, r.err)
+	}
+}
+
+// TestEvictedLoginIsForgotten: a session of user a that makes room for
+// another user's leaves the Client's count of a's logins, so a later 530 to
+// a's login (its password changed) is the caller's error at once, not
+// a limit to wait out.
+func TestEvictedLoginIsForgotten(t *testing.T) {
+	noLeaks(t)
+	var aLogins atomic.Int32
+	f := newFake(t, script{
+		"USER": func(c *fconn, arg string) { c.user = arg; c.send("331 Password required") },
+		"PASS": func(c *fconn, _ string) {
+			if c.user == "a" && aLogins.Add(1) > 1 {
+				c.send("530 Login incorrect.")
+				return
+			}
+			c.send("230 Logged in")
+		},
+		"RETR": transfer("data", "150 Opening (4 bytes)", "226 Done"),
+	})
+	c := &fetch.Client{MaxConnsPerHost: 2, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	ctx := context.Background()
+	// a's session goes to make room for c's.
+	for _, u := range []string{"a", "b", "c"} {
+		if b, _, err := openAndRead(ctx, c, "ftp://"+u+":p@"+f.addr+"/f"); err != nil || string(b) != "data" {
+			t.Fatalf("%s: %q, %v", u, b, err)
+		}
+	}
+	var err error
+	within(t, 30*time.Second, func() { _, _, err = openAndRead(ctx, c, "ftp://a:p@"+f.addr+"/f") })
+	if fe := asError(t, err); fe.Op != "login" || fe.Code != 530 {
+		t.Errorf("err = %v; want Op login, Code 530", err)
+	}
+	if n := aLogins.Load(); n != 2 {
+		t.Errorf("%d logins of a, want 2: the refused one is not tried again", n)
+	}
+}

@@ -189,6 +189,7 @@ type fconn struct {
 	closed bool
 
 	onClose func() // run once, when the connection ends
+	user    string // the USER argument, where a script notes it
 }
 
 func (f *fake) serve(nc net.Conn) {

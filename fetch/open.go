@@ -154,7 +154,7 @@ func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bo
 		s.unbind()
 		s.abort()
 		c.dialing(s.key, -1)
-		if limit, sameLogin := atLimit(err); limit && ctx.Err() == nil && c.lower(s.key, sameLogin) {
+		if limit, sameLogin := atLimit(err); limit && ctx.Err() == nil && c.lower(ctx, s.key, sameLogin) {
 			continue
 		}
 		c.drop(s.key, s)
