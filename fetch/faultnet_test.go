@@ -12,9 +12,11 @@ package fetch_test
 import (
 	"context"
 	"io"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"testing"
+	"time"
 )
 
 // A faultNet relays the connections a Client makes. Its zero value is
@@ -32,6 +34,10 @@ type faultNet struct {
 	// onDial, when set, sees each new link before it relays a byte,
 	// and may set its faults (resetAt, stallAt).
 	onDial func(l *link)
+
+	// jitter delays each chunk relayed, either way, by up to this
+	// long, chosen at random: a network with delay and jitter.
+	jitter time.Duration
 
 	mu    sync.Mutex
 	links []*link
@@ -125,6 +131,7 @@ func (l *link) up() {
 	for {
 		n, err := l.near.Read(buf)
 		if n > 0 {
+			l.fn.delay()
 			if l.isDead() {
 				l.reset()
 				return
@@ -161,6 +168,7 @@ func (l *link) down() {
 			}
 		}
 		if len(chunk) > 0 {
+			l.fn.delay()
 			if _, werr := l.near.Write(chunk); werr != nil {
 				l.far.Close()
 				return
@@ -230,6 +238,13 @@ func (fn *faultNet) cut() []*link {
 		}
 	}
 	return links
+}
+
+// delay waits up to jitter, at random.
+func (fn *faultNet) delay() {
+	if fn.jitter > 0 {
+		time.Sleep(rand.N(fn.jitter))
+	}
 }
 
 // dials returns how many connections fetch made through fn.
