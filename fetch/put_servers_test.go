@@ -69,6 +69,12 @@ func upDir(t *testing.T, label string) (rel, abs string) {
 	return upDirB(t, label)
 }
 
+// upDirs counts the directories of upDirB in use.
+var upDirs struct {
+	sync.Mutex
+	n int
+}
+
 // upDirB is upDir for a test or a benchmark.
 func upDirB(t testing.TB, label string) (rel, abs string) {
 	t.Helper()
@@ -76,6 +82,10 @@ func upDirB(t testing.TB, label string) (rel, abs string) {
 		t.Skip("no test tree")
 	}
 	root := filepath.Join(testTree, "up")
+	// up/ exists while a test uses it, and only then: the tests of the
+	// tree's listings expect the tree as buildTree made it.
+	upDirs.Lock()
+	defer upDirs.Unlock()
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +93,7 @@ func upDirB(t testing.TB, label string) (rel, abs string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	upDirs.n++
 	if err := os.Chmod(abs, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +105,12 @@ func upDirB(t testing.TB, label string) (rel, abs string) {
 		}
 	}
 	t.Cleanup(func() {
+		upDirs.Lock()
+		defer upDirs.Unlock()
 		os.RemoveAll(abs)
-		os.Remove(root) // the last one out: the tree is as the other tests expect it
+		if upDirs.n--; upDirs.n == 0 {
+			os.Remove(root)
+		}
 	})
 	return "up/" + filepath.Base(abs), abs
 }
