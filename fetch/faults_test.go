@@ -37,12 +37,8 @@ import (
 func TestRestartWhileIdle(t *testing.T) {
 	for _, name := range serverNames {
 		t.Run(name, func(t *testing.T) {
-			srv := need(t, name)
-			rel, abs := upDir(t, "restart-"+name)
 			want := randomBytes(100 << 10)
-			if err := os.WriteFile(filepath.Join(abs, "f.bin"), want, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			srv, rel, abs := placeFiles(t, name, "restart", map[string][]byte{"f.bin": want})
 			base := "ftp://" + testUser + ":" + testPassword + "@" + srv.addr + "/" + rel + "/"
 			fn := newFaultNet(t)
 			fn.loseFINs = true
@@ -105,6 +101,21 @@ func TestRestartWhileIdle(t *testing.T) {
 			})
 		})
 	}
+}
+
+// placeFiles writes files into a directory of the tree that server
+// name serves (upDir, removed when the test ends), and returns the
+// server, the directory as a URL path and on disk.
+func placeFiles(t *testing.T, name, label string, files map[string][]byte) (srv *server, rel, abs string) {
+	t.Helper()
+	srv = need(t, name)
+	rel, abs = upDir(t, label+"-"+name)
+	for file, data := range files {
+		if err := os.WriteFile(filepath.Join(abs, file), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return srv, rel, abs
 }
 
 // holdIdle leaves n idle sessions in c: n Opens of rawURL at once,
@@ -579,12 +590,8 @@ func TestLostLoginDirectoryNamesItsCWD(t *testing.T) {
 func TestDataResetsResumedUntilWhole(t *testing.T) {
 	for _, name := range serverNames {
 		t.Run(name, func(t *testing.T) {
-			srv := need(t, name)
-			rel, abs := upDir(t, "resets-"+name)
 			want := randomBytes(1 << 20)
-			if err := os.WriteFile(filepath.Join(abs, "f.bin"), want, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			srv, rel, _ := placeFiles(t, name, "resets", map[string][]byte{"f.bin": want})
 			rawURL := "ftp://" + srv.addr + "/" + rel + "/f.bin"
 			fn := newFaultNet(t)
 			var resets atomic.Int32
@@ -1016,15 +1023,13 @@ func TestLoadWithJitterAndResets(t *testing.T) {
 	for _, name := range []string{"ftpserverlib", "vsftpd"} {
 		t.Run(name, func(t *testing.T) {
 			noLeaks(t)
-			srv := need(t, name)
-			rel, abs := upDir(t, "load-"+name)
 			files := make([][]byte, 8)
+			named := map[string][]byte{}
 			for i := range files {
 				files[i] = randomBytes(1 + i*9000)
-				if err := os.WriteFile(filepath.Join(abs, fmt.Sprintf("f%d", i)), files[i], 0o644); err != nil {
-					t.Fatal(err)
-				}
+				named[fmt.Sprintf("f%d", i)] = files[i]
 			}
+			srv, rel, _ := placeFiles(t, name, "load", named)
 			fn := newFaultNet(t)
 			fn.jitter = 2 * time.Millisecond
 			var resets atomic.Int32

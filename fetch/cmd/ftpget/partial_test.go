@@ -111,30 +111,29 @@ func serveShort(c net.Conn, end retrEnd) {
 	}
 }
 
+// A transfer that ends short is curl's exit status for it (curl(1),
+// EXIT CODES): 18, CURLE_PARTIAL_FILE, for one the server confirms
+// with fewer bytes than it announced, or ends with a reply other than
+// 226 (curl's ftp_done: "server did not report OK, got 426"); 56,
+// CURLE_RECV_ERROR, for a data connection reset mid-file.
 func TestPartialFile(t *testing.T) {
-	addr := shortServer(t, endConfirmed)
-	r := runIn(t, "", "ftp://"+addr+"/f.bin")
-	if r.code != 18 || r.stdout != "0123456789" || !strings.Contains(r.stderr, "10 of 1000 bytes") {
-		t.Errorf("a short transfer: exit %d, stdout %q, stderr %q; want 18, the 10 bytes, and why", r.code, r.stdout, r.stderr)
-	}
-}
-
-// A transfer that the server aborts with 426 after it began is curl's
-// CURLE_PARTIAL_FILE (ftp_done: "server did not report OK, got 426").
-func TestPartialFileAborted(t *testing.T) {
-	addr := shortServer(t, endAborted)
-	r := runIn(t, "", "ftp://"+addr+"/f.bin")
-	if r.code != 18 || r.stdout != "0123456789" || !strings.Contains(r.stderr, "426 Connection closed; transfer aborted.") {
-		t.Errorf("a transfer aborted with 426: exit %d, stdout %q, stderr %q; want 18, the 10 bytes, and the reply", r.code, r.stdout, r.stderr)
-	}
-}
-
-// A data connection reset mid-file is curl's CURLE_RECV_ERROR, 56.
-func TestTransferReset(t *testing.T) {
-	addr := shortServer(t, endReset)
-	r := runIn(t, "", "ftp://"+addr+"/f.bin")
-	if r.code != 56 || r.stdout != "0123456789" || !strings.Contains(r.stderr, "connection reset") {
-		t.Errorf("a transfer reset: exit %d, stdout %q, stderr %q; want 56, the 10 bytes, and why", r.code, r.stdout, r.stderr)
+	for _, tc := range []struct {
+		name string
+		end  retrEnd
+		code int
+		why  string // in stderr
+	}{
+		{"confirmed short", endConfirmed, 18, "10 of 1000 bytes"},
+		{"aborted with 426", endAborted, 18, "426 Connection closed; transfer aborted."},
+		{"reset", endReset, 56, "connection reset"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := shortServer(t, tc.end)
+			r := runIn(t, "", "ftp://"+addr+"/f.bin")
+			if r.code != tc.code || r.stdout != "0123456789" || !strings.Contains(r.stderr, tc.why) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d, the 10 bytes, and %q", r.code, r.stdout, r.stderr, tc.code, tc.why)
+			}
+		})
 	}
 }
 
