@@ -27,10 +27,11 @@ import (
 // because the server has left it (a 421 reply to any command, the
 // connection ended or reset: a server restarted while the session was
 // idle, its FIN lost on the way), Open, Stat, ReadDir, Walk and Put run
-// again, on the next idle session or a new one, within their context:
-// nothing of the result has reached the caller then (Open returns only
-// once the transfer has begun; a Read's error is never retried). A Put
-// whose STOR or APPE the server accepted is never sent again. A new
+// again once, on a new session (the other idle sessions of a server
+// that restarted are as dead), within their context: nothing of the
+// result has reached the caller then (Open returns only once the
+// transfer has begun; a Read's error is never retried). A Put whose
+// STOR or APPE the server accepted is never sent again. A new
 // session's failure is the caller's.
 //
 // A server's own connection limit is waited out. A new session that
@@ -268,7 +269,11 @@ func (c *Client) tlsConfig(u *ftpurl.URL) *tls.Config {
 // get returns a session for k: an idle one that still works, or a new
 // one once there is room under MaxConnsPerHost. fresh reports a new
 // session, which the caller must dial.
-func (c *Client) get(ctx context.Context, k key) (s *session, fresh bool, err error) {
+//
+// With onlyNew, the session is always a new one: an idle session (of
+// any login) is closed to make room where the Client is at its limit,
+// and one handed over by another use is closed and its slot taken.
+func (c *Client) get(ctx context.Context, k key, onlyNew bool) (s *session, fresh bool, err error) {
 	hk := hostKey{k.scheme, k.addr}
 retry:
 	for {
@@ -282,7 +287,7 @@ retry:
 			c.hosts[hk] = hp
 		}
 		// An idle session with the same login, most recent first.
-		for i := len(hp.idle) - 1; i >= 0; i-- {
+		for i := len(hp.idle) - 1; i >= 0 && !onlyNew; i-- {
 			if s := hp.idle[i]; s.key == k {
 				hp.idle = append(hp.idle[:i], hp.idle[i+1:]...)
 				c.mu.Unlock()
@@ -299,7 +304,8 @@ retry:
 			c.mu.Unlock()
 			return &session{key: k, client: c}, true, nil
 		}
-		// Full: an idle session of another login makes room.
+		// Full: an idle session of another login (or, for onlyNew, of
+		// any) makes room.
 		if len(hp.idle) > 0 {
 			old := hp.idle[0]
 			hp.idle = hp.idle[1:]
@@ -318,7 +324,7 @@ retry:
 				if s == nil {
 					return &session{key: k, client: c}, true, nil
 				}
-				if s.key == k {
+				if s.key == k && !onlyNew {
 					return s, false, nil
 				}
 				c.mu.Lock()

@@ -15,6 +15,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -43,6 +44,8 @@ type faultNet struct {
 	links []*link
 	wg    sync.WaitGroup
 	done  bool
+
+	deadHit atomic.Int32 // dead links whose next byte from fetch got a reset
 }
 
 // A link is one relayed connection.
@@ -133,6 +136,7 @@ func (l *link) up() {
 		if n > 0 {
 			l.fn.delay()
 			if l.isDead() {
+				l.fn.deadHit.Add(1)
 				l.reset()
 				return
 			}

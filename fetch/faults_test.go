@@ -118,6 +118,29 @@ func placeFiles(t *testing.T, name, label string, files map[string][]byte) (srv 
 	return srv, rel, abs
 }
 
+// TestRetryTakesANewSession: after a restart that left 4 idle sessions
+// dead, an Open tries one of them, then a new session (DESIGN: "run
+// again on a fresh session"), not each dead one in turn; the next Open
+// tries the next dead one, and so on.
+func TestRetryTakesANewSession(t *testing.T) {
+	srv := need(t, "ftpserverlib")
+	fn := newFaultNet(t)
+	fn.loseFINs = true
+	c := &fetch.Client{DialContext: fn.DialContext, MaxConnsPerHost: 8, StallTimeout: 20 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	rawURL := "ftp://" + srv.addr + "/binary.bin"
+	within(t, time.Minute, func() {
+		holdIdle(t, c, rawURL, binaryFile(), 4)
+		fn.drop()
+		if got, _, err := openAndRead(context.Background(), c, rawURL); err != nil || !bytes.Equal(got, binaryFile()) {
+			t.Fatalf("Open after the restart: %d bytes, %v", len(got), err)
+		}
+		if n := fn.deadHit.Load(); n != 1 {
+			t.Errorf("the Open met %d dead sessions, want 1: the retry takes a new session", n)
+		}
+	})
+}
+
 // holdIdle leaves n idle sessions in c: n Opens of rawURL at once,
 // each read to its end (and checked) once all have begun.
 func holdIdle(t *testing.T, c *fetch.Client, rawURL string, want []byte, n int) {

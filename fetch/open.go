@@ -127,15 +127,15 @@ func (r *request) secrets() []string {
 }
 
 // connect gives r a logged-in session of c, bound to ctx: an idle one
-// or a new one. A new session that the server turns away at its limit
+// or a new one (with onlyNew, a new one). A new session that the server turns away at its limit
 // (atLimit) while c holds others of that server lowers c's limit for
 // it, and connect waits, under ctx, for one of those instead.
-func (c *Client) connect(ctx context.Context, r *request) (s *session, reused bool, err error) {
+func (c *Client) connect(ctx context.Context, r *request, onlyNew bool) (s *session, reused bool, err error) {
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
 		}
-		s, fresh, err := c.get(ctx, r.key)
+		s, fresh, err := c.get(ctx, r.key, onlyNew)
 		if err != nil {
 			return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
 		}
@@ -247,8 +247,8 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 
 // gone reports whether err shows that a reused session's server had
 // left (421, or the connection ended or was reset) by the time the
-// plan began: the plan, which only reads, runs again on another
-// session (Client.do), as net/http retries an idempotent request on a
+// plan began: the plan, which only reads, runs again on a new session
+// (Client.do), as net/http retries an idempotent request on a
 // reused connection that the server closed. A transfer confirmed short
 // (partial) is the server's answer, not its leaving.
 func gone(ctx context.Context, err error) bool {

@@ -37,16 +37,15 @@ type runner struct {
 // do runs act on a session of c for r: an idle one or a new one. When
 // act fails on a reused session that the server had left (421, or the
 // connection's end or reset: gone) before any of the result reached
-// the caller, it runs again, on the next idle session or a new one, as
-// net/http retries an idempotent request while the connection that
-// failed was a reused one: a server restarted while sessions were idle
-// leaves every one of them dead. A new session's failure is the
-// caller's, and an action that set rn.sent (a Put that began its
-// transfer) is never run again. Each retry ends the session that
-// failed, so there are no more than the idle sessions of the server.
+// the caller, it runs once more, on a new session, as net/http retries
+// an idempotent request that failed on a reused connection: a server
+// restarted while sessions were idle leaves each of them dead, and the
+// next idle one would most likely fail the same way. A new session's
+// failure is the caller's, and an action that set rn.sent (a Put that
+// began its transfer) is never run again.
 func (c *Client) do(ctx context.Context, r *request, act func(*runner) error) error {
-	for {
-		s, reused, err := c.connect(ctx, r)
+	for retry := false; ; retry = true {
+		s, reused, err := c.connect(ctx, r, retry)
 		if err != nil {
 			return err
 		}
