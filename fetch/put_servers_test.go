@@ -61,6 +61,22 @@ func upTargets(t *testing.T, name string) []upTarget {
 	return ts
 }
 
+// onEachTarget runs f on every listener of every server (upTargets),
+// the servers in parallel, each in a directory of its own (upDir).
+func onEachTarget(t *testing.T, f func(t *testing.T, name string, tg upTarget, rel, abs string)) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, tg := range upTargets(t, name) {
+				t.Run(tg.mode, func(t *testing.T) {
+					rel, abs := upDir(t, name+"-"+tg.mode)
+					f(t, name, tg, rel, abs)
+				})
+			}
+		})
+	}
+}
+
 // upDir makes a directory for one test in the served tree, owned by the
 // password user, and removes it when the test ends. It returns its path
 // in the tree ("up/NAME-123") and on disk.
@@ -157,28 +173,20 @@ func TestPutServersByteForByte(t *testing.T) {
 	if testing.Short() {
 		sizes = sizes[:3]
 	}
-	for _, name := range serverNames {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			for _, tg := range upTargets(t, name) {
-				t.Run(tg.mode, func(t *testing.T) {
-					rel, abs := upDir(t, name+"-"+tg.mode)
-					for _, size := range sizes {
-						data := big64[:size]
-						file := "f" + strconv.Itoa(size) + ".bin"
-						n, err := tg.cl.Put(context.Background(), tg.base+rel+"/"+file, bytes.NewReader(data), tg.opts...)
-						if err != nil || n != int64(size) {
-							t.Fatalf("Put of %d bytes = %d, %v", size, n, err)
-						}
-						got, err := os.ReadFile(filepath.Join(abs, file))
-						if err != nil || !bytes.Equal(got, data) {
-							t.Fatalf("%d bytes: the server stored %d bytes (%v), not the bytes sent", size, len(got), err)
-						}
-					}
-				})
+	onEachTarget(t, func(t *testing.T, name string, tg upTarget, rel, abs string) {
+		for _, size := range sizes {
+			data := big64[:size]
+			file := "f" + strconv.Itoa(size) + ".bin"
+			n, err := tg.cl.Put(context.Background(), tg.base+rel+"/"+file, bytes.NewReader(data), tg.opts...)
+			if err != nil || n != int64(size) {
+				t.Fatalf("Put of %d bytes = %d, %v", size, n, err)
 			}
-		})
-	}
+			got, err := os.ReadFile(filepath.Join(abs, file))
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("%d bytes: the server stored %d bytes (%v), not the bytes sent", size, len(got), err)
+			}
+		}
+	})
 }
 
 // ";type=a" sends TYPE A and the text with CRLF line ends (RFC 959
@@ -194,50 +202,34 @@ func TestPutServersASCII(t *testing.T) {
 		"pure-ftpd":    "line one\nline two\nend",
 		"pyftpdlib":    "line one\nline two\nend",
 	}
-	for _, name := range serverNames {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			for _, tg := range upTargets(t, name) {
-				t.Run(tg.mode, func(t *testing.T) {
-					rel, abs := upDir(t, name+"-"+tg.mode)
-					n, err := tg.cl.Put(context.Background(), tg.base+rel+"/t.txt;type=a", strings.NewReader(text), tg.opts...)
-					if err != nil || n != int64(len(text)) {
-						t.Fatalf("Put ;type=a = %d, %v", n, err)
-					}
-					got, err := os.ReadFile(filepath.Join(abs, "t.txt"))
-					if err != nil || string(got) != want[name] {
-						t.Fatalf("stored %q (%v), want %q", got, err, want[name])
-					}
-				})
-			}
-		})
-	}
+	onEachTarget(t, func(t *testing.T, name string, tg upTarget, rel, abs string) {
+		n, err := tg.cl.Put(context.Background(), tg.base+rel+"/t.txt;type=a", strings.NewReader(text), tg.opts...)
+		if err != nil || n != int64(len(text)) {
+			t.Fatalf("Put ;type=a = %d, %v", n, err)
+		}
+		got, err := os.ReadFile(filepath.Join(abs, "t.txt"))
+		if err != nil || string(got) != want[name] {
+			t.Fatalf("stored %q (%v), want %q", got, err, want[name])
+		}
+	})
 }
 
 // WithCreateDirs makes the missing directories one segment at a time
 // (every server refuses a nested MKD), with MultiCWD and SingleCWD.
 func TestPutServersCreateDirs(t *testing.T) {
-	for _, name := range serverNames {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			for _, tg := range upTargets(t, name) {
-				t.Run(tg.mode, func(t *testing.T) {
-					rel, abs := upDir(t, name+"-"+tg.mode)
-					u := tg.base + rel + "/n1/n2/f.txt"
-					_, err := tg.cl.Put(context.Background(), u, strings.NewReader("x"), tg.opts...)
-					if !errors.Is(err, fetch.ErrNotFound) {
-						t.Fatalf("Put into a missing directory without WithCreateDirs = %v, want ErrNotFound", err)
-					}
-					if _, err := tg.cl.Put(context.Background(), u, strings.NewReader("made"), append(tg.opts, fetch.WithCreateDirs())...); err != nil {
-						t.Fatalf("Put WithCreateDirs: %v", err)
-					}
-					if got, err := os.ReadFile(filepath.Join(abs, "n1", "n2", "f.txt")); string(got) != "made" {
-						t.Fatalf("stored %q, %v", got, err)
-					}
-				})
-			}
-		})
-	}
+	onEachTarget(t, func(t *testing.T, name string, tg upTarget, rel, abs string) {
+		u := tg.base + rel + "/n1/n2/f.txt"
+		_, err := tg.cl.Put(context.Background(), u, strings.NewReader("x"), tg.opts...)
+		if !errors.Is(err, fetch.ErrNotFound) {
+			t.Fatalf("Put into a missing directory without WithCreateDirs = %v, want ErrNotFound", err)
+		}
+		if _, err := tg.cl.Put(context.Background(), u, strings.NewReader("made"), append(tg.opts, fetch.WithCreateDirs())...); err != nil {
+			t.Fatalf("Put WithCreateDirs: %v", err)
+		}
+		if got, err := os.ReadFile(filepath.Join(abs, "n1", "n2", "f.txt")); string(got) != "made" {
+			t.Fatalf("stored %q, %v", got, err)
+		}
+	})
 }
 
 // cutReader gives the bytes of data and fails after half of them; at
@@ -267,71 +259,63 @@ func (c *cutReader) Read(p []byte) (int, error) {
 // rename) and no temporary file is left.
 func TestPutServersReaderCutShortAndTempName(t *testing.T) {
 	data := randomBytes(3 << 20)
-	for _, name := range serverNames {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			for _, tg := range upTargets(t, name) {
-				t.Run(tg.mode, func(t *testing.T) {
-					rel, abs := upDir(t, name+"-"+tg.mode)
-					// Without a temporary name: the partial file stays,
-					// and the error says its size.
-					r := &cutReader{r: bytes.NewReader(data), left: 1 << 20}
-					n, err := tg.cl.Put(context.Background(), tg.base+rel+"/cut.bin", r, tg.opts...)
-					fi, serr := os.Stat(filepath.Join(abs, "cut.bin"))
-					if serr != nil {
-						t.Fatal(serr)
-					}
-					held := `the server now holds ` + strconv.FormatInt(fi.Size(), 10) + ` bytes of "cut.bin"`
-					if e := asError(t, err); n != 1<<20 || e.Op != "stor" || !errors.Is(err, errDiskGone) || !strings.Contains(err.Error(), held) {
-						t.Fatalf("Put cut short = %d, %v; want %q", n, err, held)
-					}
+	onEachTarget(t, func(t *testing.T, name string, tg upTarget, rel, abs string) {
+		// Without a temporary name: the partial file stays,
+		// and the error says its size.
+		r := &cutReader{r: bytes.NewReader(data), left: 1 << 20}
+		n, err := tg.cl.Put(context.Background(), tg.base+rel+"/cut.bin", r, tg.opts...)
+		fi, serr := os.Stat(filepath.Join(abs, "cut.bin"))
+		if serr != nil {
+			t.Fatal(serr)
+		}
+		held := `the server now holds ` + strconv.FormatInt(fi.Size(), 10) + ` bytes of "cut.bin"`
+		if e := asError(t, err); n != 1<<20 || e.Op != "stor" || !errors.Is(err, errDiskGone) || !strings.Contains(err.Error(), held) {
+			t.Fatalf("Put cut short = %d, %v; want %q", n, err, held)
+		}
 
-					// With a temporary name, onto an existing file.
-					final := filepath.Join(abs, "keep.bin")
-					if err := os.WriteFile(final, []byte("old"), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					check := func() {
-						if got, _ := os.ReadFile(final); string(got) != "old" {
-							t.Errorf("during the upload the name holds %d bytes, want the old file", len(got))
-						}
-					}
-					r = &cutReader{r: bytes.NewReader(data), left: 1 << 20, at: check}
-					_, err = tg.cl.Put(context.Background(), tg.base+rel+"/keep.bin", r, append(tg.opts, fetch.WithTempName())...)
-					if !errors.Is(err, errDiskGone) || !strings.Contains(err.Error(), "was deleted") {
-						t.Fatalf("Put cut short WithTempName = %v", err)
-					}
-					if got := entries(t, abs); !slices.Equal(got, []string{"cut.bin", "keep.bin"}) {
-						t.Errorf("the directory holds %q, want cut.bin and keep.bin", got)
-					}
-					check()
-
-					// Whole, with a temporary name: during the upload the
-					// name still holds the old file; after, the new one.
-					half := &halfway{r: bytes.NewReader(data), at: len(data) / 2, f: check}
-					_, err = tg.cl.Put(context.Background(), tg.base+rel+"/keep.bin", half, append(tg.opts, fetch.WithTempName())...)
-					if name == "proftpd" {
-						// ProFTPD refuses RNTO onto a file by default
-						// (AllowOverwrite off).
-						if e := asError(t, err); e.Op != "rename" || e.Command != "RNTO keep.bin" || e.Code != 550 || !strings.Contains(err.Error(), "was deleted") {
-							t.Fatalf("Put WithTempName onto a file on ProFTPD = %v, want the refused RNTO", err)
-						}
-						check()
-					} else {
-						if err != nil {
-							t.Fatalf("Put WithTempName: %v", err)
-						}
-						if got, _ := os.ReadFile(final); !bytes.Equal(got, data) {
-							t.Errorf("after the rename the name holds %d bytes, want the %d sent", len(got), len(data))
-						}
-					}
-					if got := entries(t, abs); !slices.Equal(got, []string{"cut.bin", "keep.bin"}) {
-						t.Errorf("the directory holds %q, want cut.bin and keep.bin", got)
-					}
-				})
+		// With a temporary name, onto an existing file.
+		final := filepath.Join(abs, "keep.bin")
+		if err := os.WriteFile(final, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check := func() {
+			if got, _ := os.ReadFile(final); string(got) != "old" {
+				t.Errorf("during the upload the name holds %d bytes, want the old file", len(got))
 			}
-		})
-	}
+		}
+		r = &cutReader{r: bytes.NewReader(data), left: 1 << 20, at: check}
+		_, err = tg.cl.Put(context.Background(), tg.base+rel+"/keep.bin", r, append(tg.opts, fetch.WithTempName())...)
+		if !errors.Is(err, errDiskGone) || !strings.Contains(err.Error(), "was deleted") {
+			t.Fatalf("Put cut short WithTempName = %v", err)
+		}
+		if got := entries(t, abs); !slices.Equal(got, []string{"cut.bin", "keep.bin"}) {
+			t.Errorf("the directory holds %q, want cut.bin and keep.bin", got)
+		}
+		check()
+
+		// Whole, with a temporary name: during the upload the
+		// name still holds the old file; after, the new one.
+		half := &halfway{r: bytes.NewReader(data), at: len(data) / 2, f: check}
+		_, err = tg.cl.Put(context.Background(), tg.base+rel+"/keep.bin", half, append(tg.opts, fetch.WithTempName())...)
+		if name == "proftpd" {
+			// ProFTPD refuses RNTO onto a file by default
+			// (AllowOverwrite off).
+			if e := asError(t, err); e.Op != "rename" || e.Command != "RNTO keep.bin" || e.Code != 550 || !strings.Contains(err.Error(), "was deleted") {
+				t.Fatalf("Put WithTempName onto a file on ProFTPD = %v, want the refused RNTO", err)
+			}
+			check()
+		} else {
+			if err != nil {
+				t.Fatalf("Put WithTempName: %v", err)
+			}
+			if got, _ := os.ReadFile(final); !bytes.Equal(got, data) {
+				t.Errorf("after the rename the name holds %d bytes, want the %d sent", len(got), len(data))
+			}
+		}
+		if got := entries(t, abs); !slices.Equal(got, []string{"cut.bin", "keep.bin"}) {
+			t.Errorf("the directory holds %q, want cut.bin and keep.bin", got)
+		}
+	})
 }
 
 // halfway reads r and calls f once at byte at.
@@ -362,92 +346,76 @@ func (h *halfway) Read(p []byte) (int, error) {
 func TestPutServersResume(t *testing.T) {
 	data := randomBytes(1 << 20)
 	half := int64(len(data) / 2)
-	for _, name := range serverNames {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			for _, tg := range upTargets(t, name) {
-				t.Run(tg.mode, func(t *testing.T) {
-					rel, abs := upDir(t, name+"-"+tg.mode)
-					u := tg.base + rel + "/r.bin"
-					if _, err := tg.cl.Put(context.Background(), u, bytes.NewReader(data[:half]), tg.opts...); err != nil {
-						t.Fatal(err)
-					}
-					// Wrong: one byte off either way.
-					for _, off := range []int64{half - 1, half + 1} {
-						n, err := tg.cl.Put(context.Background(), u, bytes.NewReader(data[off:]), append(tg.opts, fetch.WithOffset(off))...)
-						if e := asError(t, err); n != 0 || e.Op != "size" || e.Command != "SIZE r.bin" || !strings.Contains(err.Error(), "holds "+strconv.FormatInt(half, 10)+" bytes") {
-							t.Fatalf("resume at %d of %d = %d, %v", off, half, n, err)
-						}
-					}
-					// Right.
-					n, err := tg.cl.Put(context.Background(), u, bytes.NewReader(data[half:]), append(tg.opts, fetch.WithOffset(half))...)
-					got, _ := os.ReadFile(filepath.Join(abs, "r.bin"))
-					if name == "proftpd" {
-						if e := asError(t, err); e.Op != "appe" || e.Command != "APPE r.bin" || e.Code != 451 {
-							t.Fatalf("APPE on ProFTPD = %v, want its 451", err)
-						}
-						if !bytes.Equal(got, data[:half]) {
-							t.Fatalf("ProFTPD changed the file: %d bytes", len(got))
-						}
-						return
-					}
-					if err != nil || n != int64(len(data))-half || !bytes.Equal(got, data) {
-						t.Fatalf("resume = %d, %v; the server holds %d bytes", n, err, len(got))
-					}
-				})
+	onEachTarget(t, func(t *testing.T, name string, tg upTarget, rel, abs string) {
+		u := tg.base + rel + "/r.bin"
+		if _, err := tg.cl.Put(context.Background(), u, bytes.NewReader(data[:half]), tg.opts...); err != nil {
+			t.Fatal(err)
+		}
+		// Wrong: one byte off either way.
+		for _, off := range []int64{half - 1, half + 1} {
+			n, err := tg.cl.Put(context.Background(), u, bytes.NewReader(data[off:]), append(tg.opts, fetch.WithOffset(off))...)
+			if e := asError(t, err); n != 0 || e.Op != "size" || e.Command != "SIZE r.bin" || !strings.Contains(err.Error(), "holds "+strconv.FormatInt(half, 10)+" bytes") {
+				t.Fatalf("resume at %d of %d = %d, %v", off, half, n, err)
 			}
-		})
-	}
+		}
+		// Right.
+		n, err := tg.cl.Put(context.Background(), u, bytes.NewReader(data[half:]), append(tg.opts, fetch.WithOffset(half))...)
+		got, _ := os.ReadFile(filepath.Join(abs, "r.bin"))
+		if name == "proftpd" {
+			if e := asError(t, err); e.Op != "appe" || e.Command != "APPE r.bin" || e.Code != 451 {
+				t.Fatalf("APPE on ProFTPD = %v, want its 451", err)
+			}
+			if !bytes.Equal(got, data[:half]) {
+				t.Fatalf("ProFTPD changed the file: %d bytes", len(got))
+			}
+			return
+		}
+		if err != nil || n != int64(len(data))-half || !bytes.Equal(got, data) {
+			t.Fatalf("resume = %d, %v; the server holds %d bytes", n, err, len(got))
+		}
+	})
 }
 
 // Overwriting a file: ProFTPD refuses by default (AllowOverwrite off),
 // "550 ... Overwrite permission denied", as Op "stor"; the others
 // replace it. No error holds the password.
 func TestPutServersOverwriteAndNoPassword(t *testing.T) {
-	for _, name := range serverNames {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			for _, tg := range upTargets(t, name) {
-				t.Run(tg.mode, func(t *testing.T) {
-					rel, abs := upDir(t, name+"-"+tg.mode)
-					u := tg.base + rel + "/o.txt"
-					if _, err := tg.cl.Put(context.Background(), u, strings.NewReader("first"), tg.opts...); err != nil {
-						t.Fatal(err)
-					}
-					_, err := tg.cl.Put(context.Background(), u, strings.NewReader("second"), tg.opts...)
-					got, _ := os.ReadFile(filepath.Join(abs, "o.txt"))
-					if name == "proftpd" {
-						if e := asError(t, err); e.Op != "stor" || e.Command != "STOR o.txt" || e.Code != 550 || string(got) != "first" {
-							t.Fatalf("overwrite on ProFTPD = %v, file %q", err, got)
-						}
-					} else if err != nil || string(got) != "second" {
-						t.Fatalf("overwrite = %v, file %q", err, got)
-					}
-					// Errors of every kind: none holds the password.
-					var errs []error
-					if err != nil {
-						errs = append(errs, err)
-					}
-					_, err = tg.cl.Put(context.Background(), tg.base+rel+"/missing/f", strings.NewReader("x"), tg.opts...)
-					errs = append(errs, err)
-					_, err = tg.cl.Put(context.Background(), tg.base+rel+"/o.txt", strings.NewReader("x"), append(tg.opts, fetch.WithOffset(99))...)
-					errs = append(errs, err)
-					_, err = tg.cl.Put(context.Background(), tg.base+rel+"/c.bin", &errAfter{n: 10, err: errDiskGone}, tg.opts...)
-					errs = append(errs, err)
-					for _, err := range errs {
-						if err == nil {
-							t.Errorf("a Put that should fail did not")
-						}
-						for _, text := range errorTexts(err) {
-							if strings.Contains(text, testPassword) {
-								t.Errorf("error text %q holds the password", text)
-							}
-						}
-					}
-				})
+	onEachTarget(t, func(t *testing.T, name string, tg upTarget, rel, abs string) {
+		u := tg.base + rel + "/o.txt"
+		if _, err := tg.cl.Put(context.Background(), u, strings.NewReader("first"), tg.opts...); err != nil {
+			t.Fatal(err)
+		}
+		_, err := tg.cl.Put(context.Background(), u, strings.NewReader("second"), tg.opts...)
+		got, _ := os.ReadFile(filepath.Join(abs, "o.txt"))
+		if name == "proftpd" {
+			if e := asError(t, err); e.Op != "stor" || e.Command != "STOR o.txt" || e.Code != 550 || string(got) != "first" {
+				t.Fatalf("overwrite on ProFTPD = %v, file %q", err, got)
 			}
-		})
-	}
+		} else if err != nil || string(got) != "second" {
+			t.Fatalf("overwrite = %v, file %q", err, got)
+		}
+		// Errors of every kind: none holds the password.
+		var errs []error
+		if err != nil {
+			errs = append(errs, err)
+		}
+		_, err = tg.cl.Put(context.Background(), tg.base+rel+"/missing/f", strings.NewReader("x"), tg.opts...)
+		errs = append(errs, err)
+		_, err = tg.cl.Put(context.Background(), tg.base+rel+"/o.txt", strings.NewReader("x"), append(tg.opts, fetch.WithOffset(99))...)
+		errs = append(errs, err)
+		_, err = tg.cl.Put(context.Background(), tg.base+rel+"/c.bin", &errAfter{n: 10, err: errDiskGone}, tg.opts...)
+		errs = append(errs, err)
+		for _, err := range errs {
+			if err == nil {
+				t.Errorf("a Put that should fail did not")
+			}
+			for _, text := range errorTexts(err) {
+				if strings.Contains(text, testPassword) {
+					t.Errorf("error text %q holds the password", text)
+				}
+			}
+		}
+	})
 }
 
 // PUT through net/http runs Put: 201 Created with an empty body
