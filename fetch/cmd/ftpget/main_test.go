@@ -542,3 +542,18 @@ func writeFile(t *testing.T, name string, data []byte, perm os.FileMode) {
 		t.Fatal(err)
 	}
 }
+
+// acceptEach runs serve, in a goroutine of its own, for each
+// connection l accepts, until the test ends and closes l.
+func acceptEach(t *testing.T, l net.Listener, serve func(net.Conn)) {
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go serve(c)
+		}
+	}()
+}

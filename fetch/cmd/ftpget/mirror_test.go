@@ -437,16 +437,7 @@ func hostileServer(t *testing.T, lines []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go serveHostile(c, lines)
-		}
-	}()
+	acceptEach(t, l, func(c net.Conn) { serveHostile(c, lines) })
 	return l.Addr().String()
 }
 

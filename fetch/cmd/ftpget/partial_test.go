@@ -27,16 +27,7 @@ func shortServer(t *testing.T, end retrEnd) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go serveShort(c, end)
-		}
-	}()
+	acceptEach(t, l, func(c net.Conn) { serveShort(c, end) })
 	return l.Addr().String()
 }
 

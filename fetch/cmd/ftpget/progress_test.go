@@ -48,21 +48,12 @@ func startBurst(t *testing.T, first int, refuseRest bool) *burstServer {
 	s := &burstServer{first: first, release: make(chan struct{}), refuseRest: refuseRest, addr: l.Addr().String()}
 	released := false
 	t.Cleanup(func() {
-		l.Close()
 		if !released {
 			close(s.release)
 		}
 	})
 	s.releaseFunc = func() { released = true; close(s.release) }
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go s.serve(c)
-		}
-	}()
+	acceptEach(t, l, s.serve)
 	return s
 }
 

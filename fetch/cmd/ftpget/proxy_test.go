@@ -27,16 +27,7 @@ func startSOCKS(t *testing.T, listen string) *socksServer {
 		t.Skipf("no SOCKS5 server on %s: %v", listen, err)
 	}
 	s := &socksServer{l: l}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go s.serve(c)
-		}
-	}()
+	acceptEach(t, l, s.serve)
 	return s
 }
 
