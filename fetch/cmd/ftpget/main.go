@@ -555,10 +555,12 @@ func exitCode(err error, reading bool) int {
 		// transfer began and its final reply is not 226 or 250, as 426
 		// or 451 (curl's ftp_done: "server did not report OK").
 		return exitPartial
-	case reading && isRecvError(err):
+	case (reading || isFetch && fe.Op == "retr") && isRecvError(err):
 		// curl's CURLE_RECV_ERROR (curl(1), EXIT CODES, 56: "Failure
 		// in receiving network data."): the transfer began, and its
-		// data or control connection was reset, or failed a read.
+		// data or control connection was reset, or failed a read;
+		// before Open returned too, where it reads the first bytes to
+		// tell a file from a directory.
 		return exitRecv
 	case errors.As(err, &pce):
 		if errors.As(err, &dns) {
