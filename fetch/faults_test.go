@@ -17,6 +17,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -543,7 +544,7 @@ func TestErrorCommandIsWhatWasSent(t *testing.T) {
 						continue
 					}
 					sent := f.commands()
-					if !contains(sent, fe.Command) {
+					if !slices.Contains(sent, fe.Command) {
 						t.Errorf("%s: Command %q was never sent (%v); sent: %q", a.name, fe.Command, err, sent)
 					}
 				}
@@ -562,15 +563,6 @@ func storeAny(c *fconn, _ string) {
 	_, _ = io.Copy(io.Discard, d)
 	d.Close()
 	c.send("226 Transfer complete.")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestLostLoginDirectoryNamesItsCWD: a reused session whose login

@@ -1000,7 +1000,9 @@ func numWithSuffix(s string) (int, bool) {
 	return n, true
 }
 
-// parseUint reads a decimal number of at most 18 digits.
+// parseUint reads a decimal number of at most 18 digits, without the
+// error value that strconv.ParseInt allocates for each field of a line
+// that is not a number.
 func parseUint(s string) (int64, bool) {
 	if s == "" || len(s) > 18 {
 		return 0, false
@@ -1214,18 +1216,10 @@ func dayMonYear(s string) (d, m, y int, ok bool) {
 	return int(dd), m, int(yy), true
 }
 
-// daysIn is the number of days of month m (1-12) of year y.
+// daysIn is the number of days of month m (1-12) of year y: day 0 of
+// the next month is its last (time.Date normalizes it).
 func daysIn(m, y int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
+	return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // nextField returns the field at the start of s (after spaces) and
