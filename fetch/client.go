@@ -108,9 +108,8 @@ type hostPool struct {
 	limit int
 	until time.Time
 
-	logins   map[key]int // logged-in sessions, busy and idle, per login
-	loggedIn int         // the sum of logins
-	dialing  int         // new sessions connecting and logging in
+	logins  map[key]int // logged-in sessions, busy and idle, per login
+	dialing int         // new sessions connecting and logging in
 }
 
 // max returns how many sessions hp may hold: c's MaxConnsPerHost, or
@@ -145,7 +144,7 @@ func (c *Client) lower(ctx context.Context, k key, sameLogin bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	hp := c.hosts[hk]
-	proven := func() bool { return hp.loggedIn > 0 && (!sameLogin || hp.logins[k] > 0) }
+	proven := func() bool { return len(hp.logins) > 0 && (!sameLogin || hp.logins[k] > 0) }
 	for hp.dialing > 0 && !proven() && ctx.Err() == nil {
 		c.settled().Wait()
 	}
@@ -153,7 +152,10 @@ func (c *Client) lower(ctx context.Context, k key, sameLogin bool) bool {
 		return false
 	}
 	hp.n--
-	hp.limit = hp.loggedIn
+	hp.limit = 0
+	for _, n := range hp.logins {
+		hp.limit += n
+	}
 	d := c.idleTimeout()
 	if d <= 0 {
 		d = defaultIdle
@@ -198,7 +200,6 @@ func (c *Client) loggedIn(s *session) {
 		hp.logins = map[key]int{}
 	}
 	hp.logins[s.key]++
-	hp.loggedIn++
 	s.loggedIn = true
 }
 
@@ -208,7 +209,6 @@ func (hp *hostPool) retire(s *session) {
 		return
 	}
 	s.loggedIn = false
-	hp.loggedIn--
 	if hp.logins[s.key]--; hp.logins[s.key] == 0 {
 		delete(hp.logins, s.key)
 	}
