@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/textproto"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -59,6 +60,87 @@ type reply struct {
 
 // err returns the reply as the *textproto.Error that an *Error wraps.
 func (r reply) err() error { return &textproto.Error{Code: r.code, Msg: r.text} }
+
+// is reports whether the reply's code is want, or begins with want's
+// digits (2: any 2xx; 23: 230-239), as textproto.Reader.ReadResponse
+// takes its expectCode; want 0 takes any reply.
+func (r reply) is(want int) bool {
+	switch {
+	case want == 0:
+		return true
+	case want < 10:
+		return r.code/100 == want
+	case want < 100:
+		return r.code/10 == want
+	}
+	return r.code == want
+}
+
+// isReply reports whether err is a reply of the server.
+func isReply(err error) bool {
+	var tp *textproto.Error
+	return errors.As(err, &tp)
+}
+
+// sizeOf reads the size of a SIZE reply: a 213 with a decimal number
+// (RFC 3659 §4.2), else -1.
+func sizeOf(rep reply) int64 {
+	if rep.code != 213 {
+		return -1
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+// timeOf reads the time of an MDTM reply: a 213 with a time-val (RFC
+// 3659 §3.2), else the zero time.
+func timeOf(rep reply) time.Time {
+	if rep.code != 213 {
+		return time.Time{}
+	}
+	return parseTime(strings.TrimSpace(rep.text))
+}
+
+// parseTime reads an RFC 3659 §2.3 time-val, YYYYMMDDHHMMSS[.sss] in
+// UTC; the zero time if it is not one.
+func parseTime(v string) time.Time {
+	whole, frac, _ := strings.Cut(v, ".")
+	t, err := time.ParseInLocation("20060102150405", whole, time.UTC)
+	if err != nil {
+		return time.Time{}
+	}
+	if frac != "" {
+		if ms, err := strconv.Atoi((frac + "000")[:3]); err == nil {
+			t = t.Add(time.Duration(ms) * time.Millisecond)
+		}
+	}
+	return t
+}
+
+// parsePWD reads the directory of a 257 reply (RFC 959 §7: the name in
+// quotes, a quote in it doubled).
+func parsePWD(text string) string {
+	i := strings.IndexByte(text, '"')
+	if i < 0 {
+		return ""
+	}
+	var b strings.Builder
+	for j := i + 1; j < len(text); j++ {
+		if text[j] == '"' {
+			if j+1 < len(text) && text[j+1] == '"' {
+				b.WriteByte('"')
+				j++
+				continue
+			}
+			return b.String()
+		}
+		b.WriteByte(text[j])
+	}
+	return ""
+}
 
 // A cutReply is a reply that leaves the control connection out of
 // step: one fetch could not read whole (the line or the reply went

@@ -1,12 +1,17 @@
 package fetch
 
 import (
+	"bytes"
+	"context"
 	"crypto/tls"
 	"errors"
 	"io"
 	"net"
+	"net/textproto"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // A transfer is one data connection and the command it serves (RETR,
@@ -81,17 +86,17 @@ func (t *transfer) Read(p []byte) (int, error) {
 		t.readErr = err
 		return n, err
 	}
-	t.readErr = t.end()
+	t.readErr = t.Close()
 	if t.readErr == nil {
 		t.readErr = io.EOF
 	}
 	return n, t.readErr
 }
 
-// end closes the data connection and reads the final reply: nil for a
-// 226 or 250, else the reply as an error.
-// A second call returns the first one's result: the reply is read once.
-func (t *transfer) end() error {
+// Close closes the data connection and reads the final reply (RFC 959
+// §4.2): nil for a 226 or 250, else the reply as an error. A second
+// call returns the first one's result: the reply is read once.
+func (t *transfer) Close() error {
 	if !t.ended {
 		t.ended, t.endErr = true, t.readEnd()
 	}
@@ -120,53 +125,53 @@ func (t *transfer) readEnd() error {
 // §4.1.2) where the server refuses EPSV with a 5xx. Either way the
 // connection goes to the host of the control connection, whatever
 // address the reply names (RFC 2577 §3: a PASV reply must not send data
-// elsewhere). It returns the command that failed with its error.
-func (s *session) passive() (net.Conn, string, error) {
+// elsewhere). A failure is a *stepError naming the command.
+func (s *session) passive(o *opening) (net.Conn, error) {
 	var port int
 	asked := "PASV"
 	if !s.noEPSV {
 		rep, err := s.ctl.cmd("EPSV")
 		if err != nil {
-			return nil, "EPSV", err
+			return nil, &stepError{line: "EPSV", err: err}
 		}
 		switch {
 		case rep.code == 229:
 			if port, err = epsvPort(rep); err != nil {
-				return nil, "EPSV", err
+				return nil, &stepError{line: "EPSV", err: err}
 			}
 			s.epsvOK, asked = true, "EPSV"
 		case rep.code >= 500 && rep.code < 600:
 			s.noEPSV = true
 		default:
-			return nil, "EPSV", rep.err()
+			return nil, &stepError{line: "EPSV", err: rep.err()}
 		}
 	}
 	if port == 0 {
 		rep, err := s.ctl.cmd("PASV")
-		if err != nil {
-			return nil, "PASV", err
+		if err == nil && rep.code != 227 {
+			err = rep.err()
 		}
-		if rep.code != 227 {
-			return nil, "PASV", rep.err()
+		if err != nil {
+			return nil, &stepError{line: "PASV", err: err}
 		}
 		p, ok := pasvPort(rep.text)
 		if !ok {
-			return nil, "PASV", errors.New("the server's 227 reply names no address (RFC 959 §4.1.2): " + strconv.Quote(clip(rep.text)))
+			return nil, &stepError{line: "PASV", err: errors.New("the server's 227 reply names no address (RFC 959 §4.1.2): " + strconv.Quote(clip(rep.text)))}
 		}
 		port = p
 	}
-	conn, err := s.dialData(port)
+	conn, err := s.dialData(o, port)
 	if err != nil {
 		// The data connection to the port the reply named.
-		return nil, asked, err
+		return nil, &stepError{line: asked, err: err}
 	}
-	return conn, "", nil
+	return conn, nil
 }
 
 // dialData connects the data connection to port on the control
 // connection's host, in TLS where the session is.
-func (s *session) dialData(port int) (net.Conn, error) {
-	c, err := s.dialTCP(s.ctx, net.JoinHostPort(s.dataHost, strconv.Itoa(port)), s.dialTimeout)
+func (s *session) dialData(o *opening, port int) (net.Conn, error) {
+	c, err := s.dialTCP(o.ctx, net.JoinHostPort(s.dataHost, strconv.Itoa(port)), o.dialTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -231,58 +236,79 @@ func pasvPort(text string) (int, bool) {
 	return 0, false
 }
 
-// start opens a data connection and sends line over the control
-// connection (after "REST offset" when offset > 0, RFC 3659 §5.2: the
-// last command before the transfer), then reads the reply that opens
-// the transfer (125 or 150, RFC 959 §4.2). A refusal closes the data
-// connection and returns the command refused with the reply as error.
-func (s *session) start(line string, offset int64) (*transfer, string, error) {
-	t, _, failed, err := s.startAsking(line, offset, nil)
-	return t, failed, err
+// An opening is what starts a transfer: the command (RETR, LIST,
+// NLST, MLSD, STOR, APPE), REST's offset, the queries asked first, and
+// the use's context and WithDialTimeout for the data connection.
+type opening struct {
+	ctx         context.Context
+	dialTimeout time.Duration
+	line        string
+	offset      int64
+	queries     []query
 }
 
-// startAsking is start with queries first (SIZE, MDTM: commands that
-// change nothing on the server), whose replies it returns in order. On
-// a session whose EPSV has worked, they go out in the same write as
-// EPSV and the command, so they cost no round trip.
-func (s *session) startAsking(line string, offset int64, queries []string) (*transfer, []reply, string, error) {
-	if s.epsvOK && offset == 0 {
-		return s.startPipelined(line, queries)
+// A query is a command that changes nothing on the server (SIZE,
+// MDTM), asked before a transfer; op is the Op of its failure.
+type query struct{ op, line string }
+
+// A stepError is a command of a transfer's start that failed: its
+// line as sent, the Op of its failure where it has one of its own
+// (a query's, "rest"; "" for the transfer's), and why: the reply of a
+// refusal, or the failure to get one.
+type stepError struct {
+	op, line string
+	err      error
+}
+
+func (e *stepError) Error() string { return e.line + ": " + e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+// start opens a data connection and sends the command over the
+// control connection (after "REST offset" when the offset is above 0,
+// RFC 3659 §5.2: the last command before the transfer), then reads the
+// reply that opens the transfer (125 or 150, RFC 959 §4.2). The
+// queries go first, and their replies are returned in order once all
+// came. On a session whose EPSV has worked, they go out in the same
+// write as EPSV and the command, so they cost no round trip. A
+// failure is a *stepError; a refusal closes the data connection.
+func (s *session) start(o opening) (*transfer, []reply, error) {
+	if s.epsvOK && o.offset == 0 {
+		return s.startPipelined(&o)
 	}
 	var replies []reply
-	for _, q := range queries {
-		rep, err := s.ctl.cmd(q)
+	for _, q := range o.queries {
+		rep, err := s.ctl.cmd(q.line)
 		if err != nil {
-			return nil, nil, q, err
+			return nil, nil, &stepError{op: q.op, line: q.line, err: err}
 		}
 		replies = append(replies, rep)
 	}
-	t, failed, err := s.startAfter(line, offset)
-	return t, replies, failed, err
+	t, err := s.startAfter(&o)
+	return t, replies, err
 }
 
 // startAfter is start without queries and without pipelining.
-func (s *session) startAfter(line string, offset int64) (*transfer, string, error) {
-	conn, failed, err := s.passive()
+func (s *session) startAfter(o *opening) (*transfer, error) {
+	conn, err := s.passive(o)
 	if err != nil {
-		return nil, failed, err
+		return nil, err
 	}
-	if offset > 0 {
-		rest := "REST " + strconv.FormatInt(offset, 10)
+	if o.offset > 0 {
+		rest := "REST " + strconv.FormatInt(o.offset, 10)
 		rep, err := s.ctl.cmd(rest)
 		if err == nil && rep.code != 350 {
 			err = rep.err()
 		}
 		if err != nil {
 			conn.Close()
-			return nil, rest, err
+			return nil, &stepError{op: "rest", line: rest, err: err}
 		}
 	}
-	if err := s.ctl.send(line); err != nil {
+	if err := s.ctl.send(o.line); err != nil {
 		conn.Close()
-		return nil, line, err
+		return nil, &stepError{line: o.line, err: err}
 	}
-	return s.opened(conn, line)
+	return s.opened(conn, o.line)
 }
 
 // startPipelined is start on a session whose EPSV has worked: EPSV and
@@ -292,59 +318,64 @@ func (s *session) startAfter(line string, offset int64) (*transfer, string, erro
 // is dialed once the 229 is read, as the server then waits for it. A
 // dial that fails where the server has refused the command (and closed
 // its port) gives that refusal.
-func (s *session) startPipelined(line string, queries []string) (*transfer, []reply, string, error) {
-	if err := s.ctl.send(append(queries[:len(queries):len(queries)], "EPSV", line)...); err != nil {
-		return nil, nil, "EPSV", err
+func (s *session) startPipelined(o *opening) (*transfer, []reply, error) {
+	lines := make([]string, 0, len(o.queries)+2)
+	for _, q := range o.queries {
+		lines = append(lines, q.line)
+	}
+	if err := s.ctl.send(append(lines, "EPSV", o.line)...); err != nil {
+		return nil, nil, &stepError{line: "EPSV", err: err}
 	}
 	var replies []reply
-	for _, q := range queries {
+	for _, q := range o.queries {
 		rep, err := s.ctl.readFinal()
 		if err != nil {
-			return nil, nil, q, err
+			return nil, nil, &stepError{op: q.op, line: q.line, err: err}
 		}
 		replies = append(replies, rep)
 	}
-	t, failed, err := s.pipelined(line)
-	return t, replies, failed, err
+	t, err := s.pipelined(o)
+	return t, replies, err
 }
 
-// pipelined reads the replies to EPSV and line, sent already.
-func (s *session) pipelined(line string) (*transfer, string, error) {
+// pipelined reads the replies to EPSV and the command, sent already.
+func (s *session) pipelined(o *opening) (*transfer, error) {
+	line := o.line
 	rep, err := s.ctl.read()
 	if err != nil {
-		return nil, "EPSV", err
+		return nil, &stepError{line: "EPSV", err: err}
 	}
 	port, err := epsvPort(rep)
 	if err != nil {
 		// The command's reply follows; the server had no passive
 		// port for it, so nothing was transferred.
 		if _, rerr := s.ctl.read(); rerr != nil {
-			return nil, line, rerr
+			return nil, &stepError{line: line, err: rerr}
 		}
 		s.epsvOK = false
-		return nil, "EPSV", err
+		return nil, &stepError{line: "EPSV", err: err}
 	}
-	conn, err := s.dialData(port)
+	conn, err := s.dialData(o, port)
 	if err != nil {
 		rep, rerr := s.ctl.read()
 		switch {
 		case isReply(rerr):
-			return nil, line, rerr // a 421: the server is leaving
+			return nil, &stepError{line: line, err: rerr} // a 421: the server is leaving
 		case rerr == nil && rep.code >= 400:
-			return nil, line, rep.err()
+			return nil, &stepError{line: line, err: rep.err()}
 		}
-		return nil, "EPSV", err // the data connection to the port it named
+		return nil, &stepError{line: "EPSV", err: err} // the data connection to the port it named
 	}
 	return s.opened(conn, line)
 }
 
 // opened reads the reply to a transfer command whose data connection
 // is conn.
-func (s *session) opened(conn net.Conn, line string) (*transfer, string, error) {
+func (s *session) opened(conn net.Conn, line string) (*transfer, error) {
 	rep, err := s.ctl.read()
 	if err != nil {
 		conn.Close()
-		return nil, line, err
+		return nil, &stepError{line: line, err: err}
 	}
 	t := &transfer{s: s, conn: conn, opened: rep}
 	switch {
@@ -356,10 +387,33 @@ func (s *session) opened(conn net.Conn, line string) (*transfer, string, error) 
 		t.final = &rep
 	default:
 		conn.Close()
-		return nil, line, rep.err()
+		return nil, &stepError{line: line, err: rep.err()}
 	}
-	return t, "", nil
+	return t, nil
 }
+
+// why returns the reason a read of t failed with err (not io.EOF):
+// where the data connection broke as the server refused the transfer
+// (ftpserverlib over TLS, for a directory), the final reply's refusal;
+// after a stall, err, without a second wait. The data connection is
+// closed.
+func (t *transfer) why(err error) error {
+	if !isTimeout(err) && t.final == nil {
+		if ferr := t.Close(); isReply(ferr) {
+			err = ferr
+		}
+	}
+	t.conn.Close()
+	return err
+}
+
+// abort closes the data connection, leaving the final reply unread:
+// the session is not reused.
+func (t *transfer) abort() { t.conn.Close() }
+
+// announced returns the size that the reply opening t gave (see
+// sizeIn150), or -1.
+func (t *transfer) announced() int64 { return sizeIn150(t.opened.text) }
 
 // sizeIn150 reads "(N bytes)" from the reply that opened a transfer,
 // as vsftpd, ProFTPD and Pure-FTPd word it; -1 if there is none.
@@ -457,3 +511,116 @@ func (l *listing) lines() []string {
 	})
 	return out
 }
+
+// sendBufs holds the buffers of Put's copies.
+var sendBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// send copies r to the data connection of t (an upload), and reports the bytes of
+// r sent, r's error (not io.EOF) or the connection's. In TYPE A (ascii)
+// a line end LF goes as CRLF, as RFC 959 §3.1.1.1 wants on the wire
+// (a CRLF stays one), and the server makes its own line ends of it.
+// Over TLS, an empty upload still makes the handshake (RFC 4217 §10),
+// for servers wait for it before they see the connection's end.
+func (t *transfer) send(ctx context.Context, r io.Reader, ascii bool) (n int64, rerr, werr error) {
+	bp := sendBufs.Get().(*[]byte)
+	defer sendBufs.Put(bp)
+	buf := *bp
+	var crlf []byte
+	lastCR := false
+	for {
+		m, err := r.Read(buf)
+		if m > 0 {
+			out := buf[:m]
+			if ascii {
+				crlf, lastCR = toCRLF(crlf[:0], out, lastCR)
+				out = crlf
+			}
+			if _, err := t.conn.Write(out); err != nil {
+				return n, nil, err
+			}
+			n += int64(m)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return n, err, nil
+		}
+	}
+	if tc, ok := t.conn.(*tls.Conn); ok && n == 0 {
+		if err := tc.HandshakeContext(ctx); err != nil {
+			return 0, nil, err
+		}
+	}
+	return n, nil, nil
+}
+
+// toCRLF appends src to dst with each LF not after a CR made CRLF;
+// lastCR says the byte before src was a CR, and the result says whether
+// src's last byte is one.
+func toCRLF(dst, src []byte, lastCR bool) ([]byte, bool) {
+	for len(src) > 0 {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			dst = append(dst, src...)
+			return dst, src[len(src)-1] == '\r'
+		}
+		dst = append(dst, src[:i]...)
+		if (i == 0 && !lastCR) || (i > 0 && src[i-1] != '\r') {
+			dst = append(dst, '\r')
+		}
+		dst = append(dst, '\n')
+		src, lastCR = src[i+1:], false
+	}
+	return dst, lastCR
+}
+
+// closeWrite ends an upload's data connection and reads the final reply:
+// it shuts the writing side (TLS close_notify, RFC 5246 §7.2.1, then
+// TCP's FIN), reads what the server still sends (a TLS 1.3 session
+// ticket) until it closes, and only then closes. Closing a connection
+// that holds unread bytes makes the kernel send a reset, which throws
+// away the upload's last bytes in flight: vsftpd and pyftpdlib then
+// kept about 100 KB of 1 MiB over TLS.
+//
+// It sends ask (when not "") once the server has closed the data
+// connection, before the final reply is read, and reports whether it
+// sent it. A final reply that refuses the transfer has ask's reply read
+// after it, so that the session stays in step.
+func (t *transfer) closeWrite(ask string) (asked bool, err error) {
+	c := t.conn
+	if tc, ok := c.(*tls.Conn); ok {
+		if err := tc.CloseWrite(); err != nil {
+			return false, err
+		}
+		c = tc.NetConn()
+	}
+	if tm, ok := c.(*timed); ok {
+		c = tm.Conn
+	}
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		if err := cw.CloseWrite(); err == nil {
+			_, rerr := io.Copy(io.Discard, io.LimitReader(t.conn, 1<<20))
+			if isTimeout(rerr) {
+				// The server stalled: one StallTimeout is all it
+				// gets, not a second one for the final reply.
+				t.conn.Close()
+				return false, rerr
+			}
+			if ask != "" && rerr == nil {
+				asked = t.s.ctl.send(ask) == nil
+			}
+		}
+	}
+	err = t.Close()
+	if err != nil && asked {
+		var tp *textproto.Error
+		if errors.As(err, &tp) && tp.Code != 421 {
+			_, _ = t.s.ctl.read() // SIZE's reply
+		} else {
+			t.s.abort() // no reply, or the server is leaving (421)
+		}
+	}
+	return asked, err
+}
+

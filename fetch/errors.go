@@ -67,6 +67,7 @@ type Error struct {
 
 	prior    *Error // the refusal this step came after: the RETR of a Fallback, Stat's SIZE
 	notFound bool   // the URL names nothing on the server
+	file     bool   // a CWD refused for a name that is a file (judge)
 	partial  bool   // a transfer confirmed short of its size
 	note     string // what the reply means, where fetch can tell
 }
@@ -219,6 +220,14 @@ func (e *Error) refused(code int) bool {
 	return e.Code == code && !errors.As(e.Err, &cut)
 }
 
+// declined reports whether the server answered the step with a whole
+// final reply that is not 421: its refusal, after which the control
+// connection is in step and another command may follow.
+func (e *Error) declined() bool {
+	var cut *cutReply
+	return e.Code >= 200 && e.Code != 421 && !errors.As(e.Err, &cut)
+}
+
 // Unwrap returns Err, so that [errors.Is] and [errors.As] reach the
 // cause: ErrPasswordRequired, a *textproto.Error holding the server's
 // reply, context.Canceled or context.DeadlineExceeded when the context
@@ -242,25 +251,23 @@ func (e *Error) Retr() *Error {
 // connection that ended is io.ErrUnexpectedEOF, and a step that the
 // context's end cut short wraps the context's error, and reads as it,
 // even where a connection's deadline or Close fired first.
-func (s *session) fail(op, command string, err error) *Error {
-	e := &Error{Op: op, URL: s.redacted, Command: command}
+func (x *exchange) fail(op, command string, err error) *Error {
+	e := &Error{Op: op, URL: x.req.redacted, Command: command}
 	var tp *textproto.Error
 	var cut *cutReply
 	switch {
 	case errors.As(err, &tp):
-		e.Code, e.Msg = tp.Code, s.clean(tp.Msg)
+		e.Code, e.Msg = tp.Code, x.clean(tp.Msg)
 	case errors.As(err, &cut):
 		// The three digits the server sent, where it sent them.
 		e.Code = cut.code
 	}
-	err = s.sanitize(err)
+	err = x.sanitize(err)
 	e.Err = err
-	if s.ctx != nil {
-		if cerr := contextErr(s.ctx); cerr != nil && !errors.Is(err, cerr) {
-			e.Err = &ctxError{ctx: cerr, cause: err}
-		}
+	if cerr := contextErr(x.ctx); cerr != nil && !errors.Is(err, cerr) {
+		e.Err = &ctxError{ctx: cerr, cause: err}
 	}
-	if s.tls != nil && (e.Code == 522 || e.Code == 425) {
+	if x.s != nil && x.s.tls != nil && (e.Code == 522 || e.Code == 425) {
 		e.note = "the server may require each data connection to resume the control connection's TLS session (RFC 4217 §10.2)"
 	}
 	return e
@@ -280,7 +287,7 @@ func (e *ctxError) Unwrap() []error { return []error{e.ctx, e.cause} }
 // code, a joined error its other parts, a network error its type), and
 // io.EOF as io.ErrUnexpectedEOF: a step that failed never ends in
 // io.EOF.
-func (s *session) sanitize(err error) error {
+func (x *exchange) sanitize(err error) error {
 	switch {
 	case err == nil:
 		return nil
@@ -290,25 +297,20 @@ func (s *session) sanitize(err error) error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		var parts []error
 		for _, p := range j.Unwrap() {
-			parts = append(parts, s.sanitize(p))
+			parts = append(parts, x.sanitize(p))
 		}
 		return errors.Join(parts...)
 	}
 	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %w", s.clean(err.Error()), io.ErrUnexpectedEOF)
+		return fmt.Errorf("%s: %w", x.clean(err.Error()), io.ErrUnexpectedEOF)
 	}
-	if s.clean(err.Error()) == err.Error() {
+	if x.clean(err.Error()) == err.Error() {
 		return err
 	}
 	if tp, ok := err.(*textproto.Error); ok {
-		return &textproto.Error{Code: tp.Code, Msg: s.clean(tp.Msg)}
+		return &textproto.Error{Code: tp.Code, Msg: x.clean(tp.Msg)}
 	}
-	return errors.New(s.clean(err.Error()))
-}
-
-// failReply builds the *Error of a step the server refused with rep.
-func (s *session) failReply(op, command string, rep reply) *Error {
-	return s.fail(op, command, &textproto.Error{Code: rep.code, Msg: rep.text})
+	return errors.New(x.clean(err.Error()))
 }
 
 // contextErr returns ctx's error, or context.DeadlineExceeded once its
@@ -326,8 +328,8 @@ func contextErr(ctx context.Context) error {
 // clean replaces the session's secrets in a server's text with
 // "xxxxx", joins its lines (oneLine) and escapes its control
 // characters.
-func (s *session) clean(text string) string {
-	for _, sec := range s.secrets {
+func (x *exchange) clean(text string) string {
+	for _, sec := range x.secrets {
 		text = strings.ReplaceAll(text, sec, "xxxxx")
 		// A text clipped ("…") inside a secret shows its start.
 		for k := len(sec) - 1; k > 0 && strings.Contains(text, "…"); k-- {

@@ -3,11 +3,8 @@ package fetch
 import (
 	"context"
 	"errors"
-	"io"
-	"net"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/ftpurl/ftpurl"
 )
@@ -126,67 +123,6 @@ func (r *request) secrets() []string {
 	return secretsOf(r.password)
 }
 
-// connect gives r a logged-in session of c, bound to ctx: an idle one
-// or a new one (with onlyNew, a new one). A new session that the server turns away at its limit
-// (atLimit) while c holds others of that server lowers c's limit for
-// it, and connect waits, under ctx, for one of those instead.
-func (c *Client) connect(ctx context.Context, r *request, onlyNew bool) (s *session, reused bool, err error) {
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
-		}
-		s, fresh, err := c.get(ctx, r.key, onlyNew)
-		if err != nil {
-			return nil, false, &Error{Op: "dial", URL: r.redacted, Err: err}
-		}
-		s.bind(ctx, r.redacted, r.secrets())
-		s.dialTimeout = r.cfg.dialTimeout
-		if !fresh {
-			return s, true, nil
-		}
-		c.dialing(s.key, 1)
-		err = s.dial(ctx, r.u, r.user, r.password)
-		if err == nil {
-			c.loggedIn(s)
-			c.dialing(s.key, -1)
-			return s, false, nil
-		}
-		s.unbind()
-		s.abort()
-		c.dialing(s.key, -1)
-		if limit, sameLogin := atLimit(err); limit && ctx.Err() == nil && c.lower(ctx, s.key, sameLogin) {
-			continue
-		}
-		c.drop(s.key, s)
-		return nil, false, err
-	}
-}
-
-// atLimit reports whether a new session's err shows a server that
-// takes no more connections from this client: a 421 in place of the
-// greeting (RFC 959 §5.4: "Service not available, closing control
-// connection"; vsftpd's max_per_ip, Pure-FTPd's -C, pyftpdlib's
-// max_cons_per_ip), the connection refused, reset or closed before the
-// greeting, as a server or a firewall at its limit does; or a login
-// refused (530, a 421: sameLogin), which counts only where the Client
-// holds a session of that user and password (Client.lower), since a
-// wrong password is refused so too (ProFTPD's MaxClientsPerHost greets
-// every connection and refuses PASS: "530 Sorry, the maximum number of
-// clients (2) from your host are already connected.").
-func atLimit(err error) (limit, sameLogin bool) {
-	var e *Error
-	if !errors.As(err, &e) {
-		return false, false
-	}
-	switch e.Op {
-	case "dial":
-		return e.Code == 421 || e.Code == 0 && (errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF)), false
-	case "login":
-		return e.Code == 530 || e.Code == 421, true
-	}
-	return false, false
-}
-
 // withTimeout applies WithTimeout to ctx.
 func (r *request) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	if r.cfg.timeout > 0 {
@@ -227,10 +163,11 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 		return nil, err
 	}
 	ctx, cancel := r.withTimeout(ctx)
+	x := c.newExchange(ctx, r)
 	var resp *Response
-	err = c.do(ctx, r, func(rn *runner) error {
-		resp = &Response{URL: r.redacted, Plan: r.plan, Size: -1, client: c, sess: rn.s, offset: r.cfg.offset}
-		return rn.open(resp)
+	err = x.run(func() error {
+		resp = &Response{URL: r.redacted, Plan: r.plan, Size: -1, x: x, offset: r.cfg.offset}
+		return x.open(resp)
 	})
 	if err != nil {
 		cancel()
@@ -241,33 +178,6 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 		cancel()
 		return resp, nil
 	}
-	resp.live, resp.cancel = resp.sess, cancel
+	resp.live, resp.cancel = x.s, cancel
 	return resp, nil
-}
-
-// gone reports whether err shows that a reused session's server had
-// left (421, or the connection ended or was reset) by the time the
-// plan began: the plan, which only reads, runs again on a new session
-// (Client.do), as net/http retries an idempotent request on a
-// reused connection that the server closed. A transfer confirmed short
-// (partial) is the server's answer, not its leaving.
-func gone(ctx context.Context, err error) bool {
-	var e *Error
-	if ctx.Err() != nil || !errors.As(err, &e) || e.partial {
-		return false
-	}
-	return e.Code == 421 || e.Code == 0 && (errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE))
-}
-
-// reusable reports whether a session that failed with err can serve
-// another URL: the server refused a command and the connection is
-// whole.
-func reusable(err error) bool {
-	var e *Error
-	// A 1xx is no final reply: the one that follows is still unread.
-	var cut *cutReply
-	if !errors.As(err, &e) || e.Code < 200 || e.Code == 421 || errors.As(err, &cut) {
-		return false
-	}
-	return !e.Timeout() && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, context.Canceled)
 }

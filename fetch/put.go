@@ -1,19 +1,15 @@
 package fetch
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"io"
 	"net"
-	"net/textproto"
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/ftpurl/ftpurl"
 )
@@ -75,10 +71,11 @@ func (c *Client) Put(ctx context.Context, rawURL string, r io.Reader, opts ...Op
 	}
 	ctx, cancel := req.withTimeout(ctx)
 	defer cancel()
+	x := c.newExchange(ctx, req)
 	var n int64
-	err = c.do(ctx, req, func(rn *runner) error {
+	err = x.run(func() error {
 		var err error
-		n, err = rn.put(r)
+		n, err = x.put(r)
 		return err
 	})
 	return n, err
@@ -117,13 +114,13 @@ func newPutRequest(rawURL string, opts []Option) (*request, error) {
 	return r, nil
 }
 
-// put runs an upload on rn's session: the plan's CWDs and TYPE, then
+// put runs an upload on x's session: the plan's CWDs and TYPE, then
 // STOR (or SIZE and APPE for WithOffset), the bytes, the final reply,
 // the SIZE that proves them, and for WithTempName the rename.
-func (rn *runner) put(r io.Reader) (int64, error) {
-	s, req := rn.s, rn.req
-	rn.mkdirs = req.cfg.createDirs
-	st, e := rn.enter(req.plan, false)
+func (x *exchange) put(r io.Reader) (int64, error) {
+	s, req := x.s, x.req
+	x.mkdirs = req.cfg.createDirs
+	st, e := x.enter(req.plan, false)
 	if e != nil {
 		return 0, e
 	}
@@ -136,45 +133,43 @@ func (rn *runner) put(r io.Reader) (int64, error) {
 	}
 	if off > 0 {
 		verb, op = "APPE", "appe"
-		if e := rn.holds(name, off); e != nil {
+		if e := x.holds(name, off); e != nil {
 			return 0, e
 		}
 	}
 	line := verb + " " + target
-	t, failed, err := s.start(line, 0)
-	if err != nil {
+	t, _, e := x.start(op, line, 0)
+	if e != nil {
 		// Refused before any byte: the server made no file.
-		return 0, s.fail(op, failed, err)
+		return 0, e
 	}
 	// From here on the server may hold new bytes: never again.
-	rn.sent = true
-	n, rerr, werr := send(s.ctx, t, r, s.typ == ftpurl.TypeASCII)
+	x.sent = true
+	n, rerr, werr := t.send(x.ctx, r, s.typ == ftpurl.TypeASCII)
 	switch {
 	case rerr != nil:
 		// The reader failed: end the transfer, and say what the
 		// server holds now.
-		e := s.fail(op, line, &readerError{err: rerr})
-		if ferr := finish(t); ferr != nil && !isReply(ferr) {
+		e := x.fail(op, line, &readerError{err: rerr})
+		if _, ferr := t.closeWrite(""); ferr != nil && !isReply(ferr) {
 			s.abort()
 			e.note = "the connection ended too: what the server holds is unknown"
 			return n, e
 		}
 		if req.cfg.tempName {
-			rn.discard(e, target, false)
+			x.discard(e, target, false)
 		} else {
-			rn.sayHolds(e, target)
+			x.sayHolds(e, target)
 		}
 		return n, e
 	case werr != nil:
 		// The server closed the data connection, or the network
 		// failed: the final reply, where there is one, says why.
-		if ferr := t.end(); isReply(ferr) {
+		if ferr := t.Close(); isReply(ferr) {
 			werr = ferr
-		} else {
-			t.conn.Close()
 		}
-		e := s.fail(op, line, werr)
-		rn.cleanUp(e, target, name)
+		e := x.fail(op, line, werr)
+		x.cleanUp(e, target, name)
 		return n, e
 	}
 	// SIZE goes out as soon as the server has closed the data
@@ -185,19 +180,19 @@ func (rn *runner) put(r io.Reader) (int64, error) {
 	if s.typ == ftpurl.TypeImage && s.ctl.has("SIZE") {
 		ask = "SIZE " + target
 	}
-	asked, err := finishAsking(t, ask)
+	asked, err := t.closeWrite(ask)
 	if err != nil {
-		e := s.fail(op, line, err)
-		rn.cleanUp(e, target, name)
+		e := x.fail(op, line, err)
+		x.cleanUp(e, target, name)
 		return n, e
 	}
-	if e := rn.proveSizeAsked(target, off+n, asked); e != nil {
-		rn.cleanUp(e, target, name)
+	if e := x.proveSize(target, off+n, asked); e != nil {
+		x.cleanUp(e, target, name)
 		return n, e
 	}
 	if target != name {
-		if e := rn.rename(target, name); e != nil {
-			rn.discard(e, target, true)
+		if e := x.rename(target, name); e != nil {
+			x.discard(e, target, true)
 			return n, e
 		}
 	}
@@ -211,273 +206,137 @@ type readerError struct{ err error }
 func (e *readerError) Error() string { return "reading what to upload: " + e.err.Error() }
 func (e *readerError) Unwrap() error { return e.err }
 
-// isReply reports whether err is a reply of the server.
-func isReply(err error) bool {
-	var tp *textproto.Error
-	return errors.As(err, &tp)
-}
-
-// sendBufs holds the buffers of Put's copies.
-var sendBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
-
-// send copies r to the data connection of t, and reports the bytes of
-// r sent, r's error (not io.EOF) or the connection's. In TYPE A (ascii)
-// a line end LF goes as CRLF, as RFC 959 §3.1.1.1 wants on the wire
-// (a CRLF stays one), and the server makes its own line ends of it.
-// Over TLS, an empty upload still makes the handshake (RFC 4217 §10),
-// for servers wait for it before they see the connection's end.
-func send(ctx context.Context, t *transfer, r io.Reader, ascii bool) (n int64, rerr, werr error) {
-	bp := sendBufs.Get().(*[]byte)
-	defer sendBufs.Put(bp)
-	buf := *bp
-	var crlf []byte
-	lastCR := false
-	for {
-		m, err := r.Read(buf)
-		if m > 0 {
-			out := buf[:m]
-			if ascii {
-				crlf, lastCR = toCRLF(crlf[:0], out, lastCR)
-				out = crlf
-			}
-			if _, err := t.conn.Write(out); err != nil {
-				return n, nil, err
-			}
-			n += int64(m)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return n, err, nil
-		}
-	}
-	if tc, ok := t.conn.(*tls.Conn); ok && n == 0 {
-		if err := tc.HandshakeContext(ctx); err != nil {
-			return 0, nil, err
-		}
-	}
-	return n, nil, nil
-}
-
-// toCRLF appends src to dst with each LF not after a CR made CRLF;
-// lastCR says the byte before src was a CR, and the result says whether
-// src's last byte is one.
-func toCRLF(dst, src []byte, lastCR bool) ([]byte, bool) {
-	for len(src) > 0 {
-		i := bytes.IndexByte(src, '\n')
-		if i < 0 {
-			dst = append(dst, src...)
-			return dst, src[len(src)-1] == '\r'
-		}
-		dst = append(dst, src[:i]...)
-		if (i == 0 && !lastCR) || (i > 0 && src[i-1] != '\r') {
-			dst = append(dst, '\r')
-		}
-		dst = append(dst, '\n')
-		src, lastCR = src[i+1:], false
-	}
-	return dst, lastCR
-}
-
-// finish ends an upload's data connection and reads the final reply:
-// it shuts the writing side (TLS close_notify, RFC 5246 §7.2.1, then
-// TCP's FIN), reads what the server still sends (a TLS 1.3 session
-// ticket) until it closes, and only then closes. Closing a connection
-// that holds unread bytes makes the kernel send a reset, which throws
-// away the upload's last bytes in flight: vsftpd and pyftpdlib then
-// kept about 100 KB of 1 MiB over TLS.
-func finish(t *transfer) error {
-	_, err := finishAsking(t, "")
-	return err
-}
-
-// finishAsking is finish that sends ask (when not "") once the server
-// has closed the data connection, before the final reply is read; it
-// reports whether it sent it. A final reply that refuses the transfer
-// has ask's reply read after it, so that the session stays in step.
-func finishAsking(t *transfer, ask string) (asked bool, err error) {
-	c := t.conn
-	if tc, ok := c.(*tls.Conn); ok {
-		if err := tc.CloseWrite(); err != nil {
-			return false, err
-		}
-		c = tc.NetConn()
-	}
-	if tm, ok := c.(*timed); ok {
-		c = tm.Conn
-	}
-	if cw, ok := c.(interface{ CloseWrite() error }); ok {
-		if err := cw.CloseWrite(); err == nil {
-			_, rerr := io.Copy(io.Discard, io.LimitReader(t.conn, 1<<20))
-			if isTimeout(rerr) {
-				// The server stalled: one StallTimeout is all it
-				// gets, not a second one for the final reply.
-				t.conn.Close()
-				return false, rerr
-			}
-			if ask != "" && rerr == nil {
-				asked = t.s.ctl.send(ask) == nil
-			}
-		}
-	}
-	err = t.end()
-	if err != nil && asked {
-		var tp *textproto.Error
-		if errors.As(err, &tp) && tp.Code != 421 {
-			_, _ = t.s.ctl.read() // SIZE's reply
-		} else {
-			t.s.abort() // no reply, or the server is leaving (421)
-		}
-	}
-	return asked, err
-}
-
 // holds checks, before APPE, that the server holds off bytes of name
 // (RFC 3659 §4): anything else would leave a hole or a doubled part.
-func (rn *runner) holds(name string, off int64) *Error {
-	s := rn.s
+func (x *exchange) holds(name string, off int64) *Error {
 	line := "SIZE " + name
-	if !s.ctl.has("SIZE") {
-		e := s.fail("size", line, errors.New("the server does not list SIZE in FEAT (RFC 3659 §4): fetch cannot check where to resume"))
+	if !x.s.ctl.has("SIZE") {
+		return x.fail("size", line, errors.New("the server does not list SIZE in FEAT (RFC 3659 §4): fetch cannot check where to resume"))
+	}
+	rep, e := x.cmd("size", 213, line)
+	if e != nil {
+		if e.declined() {
+			e.note = "WithOffset " + strconv.FormatInt(off, 10) + " resumes a file the server must hold"
+		}
 		return e
 	}
-	got, rep, err := s.size(name)
-	switch {
-	case err != nil:
-		return s.fail("size", line, err)
-	case rep.code != 213:
-		e := s.failReply("size", line, rep)
-		e.note = "WithOffset " + strconv.FormatInt(off, 10) + " resumes a file the server must hold"
-		return e
+	switch got := sizeOf(rep); {
 	case got < 0:
-		return s.fail("size", line, errors.New("the server's 213 reply holds no size: "+strconv.Quote(clip(rep.text))))
+		return x.fail("size", line, errors.New("the server's 213 reply holds no size: "+strconv.Quote(clip(rep.text))))
 	case got != off:
-		return s.fail("size", line, errors.New("the server holds "+strconv.FormatInt(got, 10)+" bytes, not the WithOffset "+strconv.FormatInt(off, 10)+": APPE would leave a hole or a doubled part"))
+		return x.fail("size", line, errors.New("the server holds "+strconv.FormatInt(got, 10)+" bytes, not the WithOffset "+strconv.FormatInt(off, 10)+": APPE would leave a hole or a doubled part"))
 	}
 	return nil
 }
 
-// proveSizeAsked checks, after the 226, that the server holds want
-// bytes of name (RFC 3659 §4): in TYPE I where FEAT lists SIZE, else it
-// takes the 226. With asked, the SIZE went out already (finishAsking)
-// and only its reply is read.
-func (rn *runner) proveSizeAsked(name string, want int64, asked bool) *Error {
-	s := rn.s
+// proveSize checks, after the 226, that the server holds want bytes of
+// name (RFC 3659 §4): in TYPE I where FEAT lists SIZE, else it takes
+// the 226. With asked, the SIZE went out already (closeWrite) and only
+// its reply is read.
+func (x *exchange) proveSize(name string, want int64, asked bool) *Error {
+	s := x.s
 	if s.typ != ftpurl.TypeImage || !s.ctl.has("SIZE") {
 		return nil
 	}
 	line := "SIZE " + name
-	var got int64
 	var rep reply
-	var err error
+	var e *Error
 	if asked {
-		if rep, err = s.ctl.read(); err == nil {
-			got = sizeOf(rep)
-		}
+		rep, e = x.reply("size", 213, line)
 	} else {
-		got, rep, err = s.size(name)
+		rep, e = x.cmd("size", 213, line)
 	}
-	switch {
-	case err != nil:
-		return s.fail("size", line, err)
-	case rep.code != 213:
-		e := s.failReply("size", line, rep)
-		e.note = "the server answered 226, and SIZE cannot prove that it holds the " + strconv.FormatInt(want, 10) + " bytes"
+	if e != nil {
+		if e.declined() {
+			e.note = "the server answered 226, and SIZE cannot prove that it holds the " + strconv.FormatInt(want, 10) + " bytes"
+		}
 		return e
-	case got != want:
-		e := s.fail("size", line, errors.New("the server answered 226 and holds "+strconv.FormatInt(got, 10)+" bytes, not the "+strconv.FormatInt(want, 10)+" it should (the upload was cut short)"))
+	}
+	if got := sizeOf(rep); got != want {
+		e := x.fail("size", line, errors.New("the server answered 226 and holds "+strconv.FormatInt(got, 10)+" bytes, not the "+strconv.FormatInt(want, 10)+" it should (the upload was cut short)"))
 		e.partial = true
 		return e
 	}
 	return nil
 }
 
-// rename sends RNFR from and RNTO to (RFC 959 §4.1.3): 350, then 250.
-func (rn *runner) rename(from, to string) *Error {
-	s := rn.s
-	for _, st := range []struct {
-		line string
-		code int
-	}{{"RNFR " + from, 350}, {"RNTO " + to, 250}} {
-		rep, err := s.ctl.cmd(st.line)
-		if err != nil {
-			return s.fail("rename", st.line, err)
-		}
-		if rep.code != st.code && !(st.code == 250 && rep.code/100 == 2) {
-			return s.failReply("rename", st.line, rep)
-		}
+// rename sends RNFR from and RNTO to (RFC 959 §4.1.3): 350, then a
+// 2xx (250 as a rule).
+func (x *exchange) rename(from, to string) *Error {
+	if _, e := x.cmd("rename", 350, "RNFR "+from); e != nil {
+		return e
 	}
-	return nil
+	_, e := x.cmd("rename", 2, "RNTO "+to)
+	return e
 }
 
 // cleanUp ends a Put that failed after its transfer began: a temporary
 // file is deleted, and the error says what the server holds under the
 // name otherwise.
-func (rn *runner) cleanUp(e *Error, target, name string) {
+func (x *exchange) cleanUp(e *Error, target, name string) {
 	if target != name {
-		rn.discard(e, target, false)
+		x.discard(e, target, false)
 		return
 	}
-	rn.sayHolds(e, target)
+	x.sayHolds(e, target)
 }
 
 // sayHolds notes in e what the server holds of name after a failed Put
 // (SIZE, RFC 3659 §4), when the session can still ask.
-func (rn *runner) sayHolds(e *Error, name string) {
-	s := rn.s
-	if !rn.canAsk(e) {
+func (x *exchange) sayHolds(e *Error, name string) {
+	s := x.s
+	if !x.canAsk(e) {
 		return
 	}
 	if !s.ctl.has("SIZE") || s.typ != ftpurl.TypeImage {
 		addNote(e, "what the server holds of "+strconv.Quote(name)+" is unknown")
 		return
 	}
-	n, rep, err := s.size(name)
+	line := "SIZE " + name
+	rep, se := x.cmd("", 213, line)
 	switch {
-	case err != nil:
-		s.abort()
-	case rep.code == 213 && n >= 0:
-		addNote(e, "the server now holds "+strconv.FormatInt(n, 10)+" bytes of "+strconv.Quote(name))
+	case se == nil && sizeOf(rep) >= 0:
+		addNote(e, "the server now holds "+strconv.FormatInt(sizeOf(rep), 10)+" bytes of "+strconv.Quote(name))
+	case se == nil || se.declined():
+		addNote(e, line+": "+strconv.Itoa(rep.code)+" "+x.clean(rep.text))
 	default:
-		addNote(e, "SIZE "+name+": "+strconv.Itoa(rep.code)+" "+s.clean(rep.text))
+		s.abort()
 	}
 }
 
 // discard deletes the temporary file of a failed Put (DELE, RFC 959
 // §4.1.3), and notes in e that it did, or the file's name where it
 // could not. whole says the file holds the whole upload.
-func (rn *runner) discard(e *Error, temp string, whole bool) {
-	s := rn.s
+func (x *exchange) discard(e *Error, temp string, whole bool) {
 	what := "the temporary file " + strconv.Quote(temp)
 	if whole {
 		what = "the temporary file " + strconv.Quote(temp) + ", which holds the whole upload,"
 	}
-	if !rn.canAsk(e) {
+	if !x.canAsk(e) {
 		addNote(e, what+" may be left on the server")
 		return
 	}
 	line := "DELE " + temp
-	rep, err := s.ctl.cmd(line)
+	rep, de := x.cmd("", 2, line)
 	switch {
-	case err != nil:
-		s.abort()
-		addNote(e, what+" may be left on the server")
-	case rep.code/100 == 2:
+	case de == nil:
 		addNote(e, what+" was deleted")
+	case de.declined():
+		addNote(e, what+" is left on the server: "+line+": "+strconv.Itoa(rep.code)+" "+x.clean(rep.text))
 	default:
-		addNote(e, what+" is left on the server: "+line+": "+strconv.Itoa(rep.code)+" "+s.clean(rep.text))
+		x.s.abort()
+		addNote(e, what+" may be left on the server")
 	}
 }
 
 // canAsk reports whether the session can send another command after e:
 // the control connection is whole and in step.
-func (rn *runner) canAsk(e *Error) bool {
-	if rn.s.closed() {
+func (x *exchange) canAsk(e *Error) bool {
+	if x.s.closed() {
 		return false
 	}
 	var cut *cutReply
-	if errors.As(e.Err, &cut) || e.Code == 421 || e.Timeout() || contextErr(rn.s.ctx) != nil {
+	if errors.As(e.Err, &cut) || e.Code == 421 || e.Timeout() || contextErr(x.ctx) != nil {
 		return false
 	}
 	return e.Code != 0 || !isNetwork(e.Err)
@@ -510,23 +369,16 @@ func tempName(name string) string {
 // "a/b"; RFC 959 §4.1.3), as servers make one level at a time, then the
 // CWD again. An MKD refused for a directory that exists is no error:
 // the CWD that follows decides.
-func (rn *runner) makeDirs(dir string, cwdErr *Error) *Error {
-	s := rn.s
+func (x *exchange) makeDirs(dir string, cwdErr *Error) *Error {
 	var last *Error
 	for _, d := range prefixes(dir) {
-		line := "MKD " + d
-		rep, err := s.ctl.cmd(line)
-		if err != nil {
-			return s.fail("mkd", line, err)
+		_, e := x.cmd("mkd", 2, "MKD "+d)
+		if e != nil && !e.declined() {
+			return e
 		}
-		if rep.code/100 == 2 {
-			last = nil
-			continue
-		}
-		last = s.failReply("mkd", line, rep)
+		last = e
 	}
-	if err := s.cwd(cwdStep(dir), true); err != nil {
-		e := s.fail("cwd", cwdStep(dir).String(), err)
+	if e := x.cwd("cwd", cwdStep(dir), true); e != nil {
 		if last != nil {
 			last.prior = cwdErr
 			return last

@@ -81,13 +81,13 @@ type Response struct {
 	// must be checked before they name a file (filepath.IsLocal).
 	Names []string
 
-	client  *Client
+	x       *exchange // the Open that made it, which holds the session
 	cancel  context.CancelFunc
 	offset  int64
-	retrCmd string // the RETR step, for Read's errors
+	retrCmd string          // the RETR step, for Read's errors
+	typ     ftpurl.Typecode // the TYPE of the transfer
 
 	mu      sync.Mutex // held by Read and by Close's bookkeeping
-	sess    *session   // the session of this use (see live)
 	body    *transfer  // the file's transfer; nil once it ended
 	peek    []byte     // bytes read ahead to tell a file from a refusal
 	n       int64      // bytes read from the data connection
@@ -100,7 +100,7 @@ type Response struct {
 	closing atomic.Bool
 
 	liveMu sync.Mutex
-	live   *session // sess until it is given back or closed
+	live   *session // the session until it is given back or closed
 }
 
 var errReadClosed = errors.New("fetch: read from a closed Response")
@@ -136,7 +136,6 @@ func (r *Response) Read(p []byte) (int, error) {
 	if err == nil {
 		return n, nil
 	}
-	s := r.sess
 	if r.closing.Load() {
 		// Close cut the transfer, or the wait for its final reply.
 		r.readErr = errReadClosed
@@ -144,7 +143,7 @@ func (r *Response) Read(p []byte) (int, error) {
 	}
 	r.body = nil
 	if err != io.EOF {
-		r.readErr = s.fail("retr", r.retrCmd, err)
+		r.readErr = r.x.fail("retr", r.retrCmd, err)
 		r.finish(reusable(r.readErr))
 		return n, r.readErr
 	}
@@ -164,10 +163,10 @@ func (r *Response) Read(p []byte) (int, error) {
 // only.
 func (r *Response) shortErr() *Error {
 	want := r.Size - r.offset
-	if r.Size < 0 || r.sess.typ != ftpurl.TypeImage || r.n >= want {
+	if r.Size < 0 || r.typ != ftpurl.TypeImage || r.n >= want {
 		return nil
 	}
-	e := r.sess.fail("retr", r.retrCmd, io.ErrUnexpectedEOF)
+	e := r.x.fail("retr", r.retrCmd, io.ErrUnexpectedEOF)
 	e.note = "the server ended the transfer after " + strconv.FormatInt(r.n, 10) + " of " + strconv.FormatInt(want, 10) + " bytes"
 	e.partial = true
 	return e
@@ -181,7 +180,7 @@ func (r *Response) release(ok bool) {
 	r.live = nil
 	r.liveMu.Unlock()
 	if s != nil {
-		r.client.release(s, ok)
+		r.x.release(ok)
 	}
 }
 

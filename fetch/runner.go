@@ -1,10 +1,8 @@
 package fetch
 
 import (
-	"context"
 	"errors"
 	"io"
-	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
@@ -12,93 +10,38 @@ import (
 	"github.com/ftpurl/ftpurl"
 )
 
-// A runner runs one request's plan on one session: it sends the plan's
-// steps, each as [ftpurl.Step.String] renders it, and decides what each
-// reply means (the Fallback, the Verify, ErrNotFound, the size check).
-// Open, Stat and ReadDir are actions on it; what they return (a
-// Response, a FileInfo, entries) is a value apart.
-type runner struct {
-	s    *session
-	req  *request
-	keep bool // the session went to a Response, which gives it back
-
-	unique string // readDir: the listed directory's unique fact (MLSD's cdir)
-	self   bool   // readDir: find unique with MLST where the listing has no cdir
-
-	// sent reports that the action may have changed what the server
-	// holds: a Put whose STOR or APPE began. do never runs it again.
-	sent bool
-
-	// mkdirs makes enter create a directory whose CWD is refused
-	// (WithCreateDirs).
-	mkdirs bool
-}
-
-// do runs act on a session of c for r: an idle one or a new one. When
-// act fails on a reused session that the server had left (421, or the
-// connection's end or reset: gone) before any of the result reached
-// the caller, it runs once more, on a new session, as net/http retries
-// an idempotent request that failed on a reused connection: a server
-// restarted while sessions were idle leaves each of them dead, and the
-// next idle one would most likely fail the same way. A new session's
-// failure is the caller's, and an action that set rn.sent (a Put that
-// began its transfer) is never run again.
-func (c *Client) do(ctx context.Context, r *request, act func(*runner) error) error {
-	for retry := false; ; retry = true {
-		s, reused, err := c.connect(ctx, r, retry)
-		if err != nil {
-			return err
-		}
-		rn := &runner{s: s, req: r}
-		err = act(rn)
-		if err == nil {
-			if !rn.keep {
-				c.release(s, true)
-			}
-			return nil
-		}
-		c.release(s, reusable(err))
-		if reused && !rn.sent && gone(ctx, err) {
-			continue
-		}
-		return err
-	}
-}
-
-// fail is session.fail for a step of the plan (fallback) or not.
-func (rn *runner) fail(op, command string, err error, fallback bool) *Error {
-	e := rn.s.fail(op, command, err)
-	e.Fallback = fallback
-	return e
-}
+// The plan runner: the exchange's methods that run a request's plan on
+// its session. They send the plan's steps, each as [ftpurl.Step.String]
+// renders them, and decide what each reply means (the Fallback, the
+// Verify, ErrNotFound, the size check). Open, Stat and ReadDir are
+// actions on it; what they return (a Response, a FileInfo, entries) is
+// a value apart.
 
 // enter sends the CWD and TYPE steps of p ([ftpurl.Plan.Steps]) and
 // returns its last step, the action (RETR, LIST or NLST; none for a
 // Verify). The first plan of a reused session starts from where the
 // plan starts (goHome), and skips the CWDs the session has made
 // already; a TYPE in force is not sent again (RFC 959 §3.1.1). With
-// rn.mkdirs, a CWD refused with 550 makes the directory (makeDirs) and
+// x.mkdirs, a CWD refused with 550 makes the directory (makeDirs) and
 // is sent again. This is the one place that switches on a step's
 // Command.
-func (rn *runner) enter(p *ftpurl.Plan, fallback bool) (ftpurl.Step, *Error) {
-	return rn.steps(p, "cwd", fallback, !fallback)
+func (x *exchange) enter(p *ftpurl.Plan, fallback bool) (ftpurl.Step, *Error) {
+	return x.steps(p, "cwd", fallback, !fallback)
 }
 
 // steps is enter for a plan whose CWD refusals are Op op: from where
 // the plan starts (home), or from where the session stands (a
 // Fallback, a Verify).
-func (rn *runner) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl.Step, *Error) {
-	s := rn.s
+func (x *exchange) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl.Step, *Error) {
 	steps := p.Steps()
 	if steps == nil {
-		return ftpurl.Step{}, &Error{Op: "plan", URL: s.redacted, Err: errors.New("the plan fails ftpurl's checks (Plan.Steps is nil)")}
+		return ftpurl.Step{}, &Error{Op: "plan", URL: x.req.redacted, Err: errors.New("the plan fails ftpurl's checks (Plan.Steps is nil)")}
 	}
 	skip := 0
 	if home {
-		var err error
-		var sent string // the CWD to the login directory, if one went out
-		if skip, sent, err = s.goHome(p); err != nil {
-			return ftpurl.Step{}, s.fail("cwd", sent, err)
+		var e *Error
+		if skip, e = x.goHome(p); e != nil {
+			return ftpurl.Step{}, e
 		}
 	}
 	for _, st := range steps {
@@ -108,26 +51,85 @@ func (rn *runner) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl.
 				skip--
 				continue
 			}
-			if err := s.cwd(st, true); err != nil {
-				e := rn.fail(op, st.String(), err, fallback)
-				if rn.mkdirs && e.refused(550) {
-					e = rn.makeDirs(st.Arg, e)
-					if e == nil {
+			if e := x.cwd(op, st, true); e != nil {
+				e.Fallback = fallback
+				if x.mkdirs && e.refused(550) {
+					if e = x.makeDirs(st.Arg, e); e == nil {
 						continue
 					}
 					return ftpurl.Step{}, e
 				}
-				return ftpurl.Step{}, rn.judge(e, st.Arg, asDir)
+				return ftpurl.Step{}, x.judge(e, st.Arg, asDir)
 			}
 		case "TYPE":
-			if err := s.setType(st); err != nil {
-				return ftpurl.Step{}, rn.fail("type", st.String(), err, fallback)
+			if e := x.setType(st); e != nil {
+				e.Fallback = fallback
+				return ftpurl.Step{}, e
 			}
 		default:
 			return st, nil
 		}
 	}
 	return ftpurl.Step{}, nil
+}
+
+// goHome brings a reused session back to where plan p starts: the
+// login directory, unless p's path is absolute. It returns how many of
+// p's directories the session has already entered.
+func (x *exchange) goHome(p *ftpurl.Plan) (skip int, e *Error) {
+	s := x.s
+	if n, ok := s.entered(nonNull(p.Dirs)); ok {
+		return n, nil
+	}
+	if isAbsolute(p) {
+		s.cwdDirs, s.cwdKnown = nil, false
+		return 0, nil
+	}
+	if s.home == "" {
+		return 0, x.fail("cwd", "", errNoHome)
+	}
+	if e := x.cwd("cwd", cwdStep(s.home), false); e != nil {
+		// The login directory is gone: this session cannot serve a
+		// relative plan again, and goes when this use ends.
+		s.home, s.cwdKnown = "", false
+		return 0, e
+	}
+	s.atHome()
+	return 0, nil
+}
+
+// cwd sends a CWD step (RFC 959 §4.1.1) as it renders itself, and,
+// with track, notes where the session is. A refusal is the *Error of
+// op.
+func (x *exchange) cwd(op string, st ftpurl.Step, track bool) *Error {
+	s := x.s
+	s.cwdKnown = s.cwdKnown && track
+	if _, e := x.cmd(op, 2, st.String()); e != nil {
+		if !e.declined() {
+			s.cwdKnown = false
+		}
+		return e
+	}
+	if track {
+		s.moved(st.Arg)
+	}
+	return nil
+}
+
+// setType sends TYPE t unless it is in force already (RFC 959 §3.1.1:
+// the type holds until the next TYPE).
+func (x *exchange) setType(st ftpurl.Step) *Error {
+	s := x.s
+	t := ftpurl.Typecode(strings.ToLower(st.Arg)[0])
+	if t == s.typ {
+		return nil
+	}
+	s.typ = 0
+	if _, e := x.cmd("type", 200, st.String()); e != nil {
+		return e
+	}
+	s.typ = t
+	return nil
 }
 
 // What a refused command wanted its name to be.
@@ -147,19 +149,19 @@ const (
 // MDTM or SIZE finds (a file used as a directory, "Not a directory"), a
 // RETR refused for a name that CWD enters (a directory, "Is a
 // directory"). Then the error says so, and is not ErrNotFound.
-func (rn *runner) judge(e *Error, name string, want kind) *Error {
+func (x *exchange) judge(e *Error, name string, want kind) *Error {
 	if !e.refused(550) {
 		return e
 	}
 	e.notFound = true
 	switch want {
 	case asDir:
-		if probe, ok := rn.isFile(name); ok {
-			e.notFound = false
+		if probe, ok := x.isFile(name); ok {
+			e.notFound, e.file = false, true
 			e.note = strconv.Quote(name) + " is a file, not a directory (" + probe + ")"
 		}
 	case asFile:
-		if rn.s.cwd(cwdStep(name), true) == nil {
+		if x.cwd("cwd", cwdStep(name), true) == nil {
 			e.notFound = false
 			e.note = strconv.Quote(name) + " is a directory, not a file (CWD " + name + " succeeded)"
 		}
@@ -171,46 +173,50 @@ func (rn *runner) judge(e *Error, name string, want kind) *Error {
 // §7), MDTM (§3) and SIZE (§4) that the server's FEAT lists, and
 // returns the command that showed it. A failure to get a reply ends the
 // session when the use does.
-func (rn *runner) isFile(name string) (string, bool) {
-	s := rn.s
+func (x *exchange) isFile(name string) (string, bool) {
+	s := x.s
 	for _, verb := range []string{"MLST", "MDTM", "SIZE"} {
 		if !s.ctl.has(verb) {
 			continue
 		}
 		line := verb + " " + name
-		rep, err := s.ctl.cmd(line)
-		if err != nil {
+		want := 213
+		if verb == "MLST" {
+			want = 250
+		}
+		rep, e := x.cmd("", want, line)
+		switch {
+		case e != nil && !e.declined():
 			s.abort()
 			return "", false
-		}
-		if verb == "MLST" {
-			if e, ok := mlstEntry(rep); ok && !e.Mode.IsDir() {
-				return line + ": " + strconv.Itoa(rep.code), true
-			}
+		case e != nil:
 			return "", false
 		}
-		return line + ": " + strconv.Itoa(rep.code), rep.code == 213
+		if m, ok := mlstEntry(rep); verb == "MLST" && (!ok || m.Mode.IsDir()) {
+			return "", false
+		}
+		return line + ": " + strconv.Itoa(rep.code), true
 	}
 	return "", false
 }
 
 // open runs the plan of an Open: the Response holds a file's first
 // bytes and the session, or the whole listing.
-func (rn *runner) open(resp *Response) error {
-	p := rn.req.plan
-	st, e := rn.enter(p, false)
+func (x *exchange) open(resp *Response) error {
+	p := x.req.plan
+	st, e := x.enter(p, false)
 	if e != nil {
 		return e
 	}
 	switch p.Action {
 	case ftpurl.List:
-		return rn.list(resp, p, st, false)
+		return x.list(resp, p, st, false)
 	case ftpurl.NameList:
-		return rn.nameList(resp, p, st)
+		return x.nameList(resp, p, st)
 	case ftpurl.Retrieve, ftpurl.RetrieveOrList:
-		return rn.retrieve(resp, p, st)
+		return x.retrieve(resp, p, st)
 	}
-	return &Error{Op: "plan", URL: rn.s.redacted, Err: errors.New("the plan has no action: " + p.Action.String())}
+	return &Error{Op: "plan", URL: x.req.redacted, Err: errors.New("the plan has no action: " + p.Action.String())}
 }
 
 // retrieve runs RETR (2011 draft §3.2.3 (4c)), after SIZE where the
@@ -218,46 +224,38 @@ func (rn *runner) open(resp *Response) error {
 // Fallback when the server refuses it with 550: at once, or after the
 // 150 when the transfer ends without a byte (ftpserverlib answers so
 // for a directory) (4d).
-func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error {
-	s := rn.s
+func (x *exchange) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error {
+	s := x.s
 	line := st.String()
-	resp.retrCmd = line
-	var queries []string
+	resp.retrCmd, resp.typ = line, s.typ
+	var queries []query
 	askSize := s.ctl.has("SIZE") && s.typ == ftpurl.TypeImage && (!s.sizeIn150 || resp.offset > 0)
 	if askSize {
-		queries = append(queries, "SIZE "+st.Arg)
+		queries = append(queries, query{"size", "SIZE " + st.Arg})
 	}
-	askTime := rn.req.cfg.modTime && s.ctl.has("MDTM")
+	askTime := x.req.cfg.modTime && s.ctl.has("MDTM")
 	if askTime {
-		queries = append(queries, "MDTM "+st.Arg)
+		queries = append(queries, query{"mdtm", "MDTM " + st.Arg})
 	}
-	t, replies, failed, err := s.startAsking(line, resp.offset, queries)
-	if err == nil || failed == line {
+	t, replies, e := x.start("retr", line, resp.offset, queries...)
+	if len(replies) == len(queries) {
 		if askSize {
 			resp.Size, replies = sizeOf(replies[0]), replies[1:]
 		}
-		if askTime && replies[0].code == 213 {
-			resp.ModTime = parseTime(strings.TrimSpace(replies[0].text))
+		if askTime {
+			resp.ModTime = timeOf(replies[0])
 		}
 	}
-	if err != nil {
-		switch {
-		case strings.HasPrefix(failed, "SIZE "):
-			return s.fail("size", failed, err)
-		case strings.HasPrefix(failed, "MDTM "):
-			return s.fail("mdtm", failed, err)
-		case strings.HasPrefix(failed, "REST "):
-			return s.fail("rest", failed, err)
-		case failed != line:
-			return s.fail("retr", failed, err) // EPSV, PASV, the data connection
+	if e != nil {
+		if e.Op != "retr" || e.Command != line {
+			return e // a query, REST, EPSV, PASV, the data connection
 		}
-		e := s.fail("retr", line, err)
 		if p.Action == ftpurl.RetrieveOrList && e.refused(550) && p.Fallback != nil {
-			return rn.fallback(resp, p, e)
+			return x.fallback(resp, p, e)
 		}
-		return rn.judge(e, st.Arg, asFile)
+		return x.judge(e, st.Arg, asFile)
 	}
-	if n := sizeIn150(t.opened.text); n >= 0 {
+	if n := t.announced(); n >= 0 {
 		s.sizeIn150 = true
 		if resp.offset == 0 {
 			resp.Size = n
@@ -265,7 +263,7 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 	}
 	resp.Action, resp.body = ftpurl.Retrieve, t
 	if p.Action != ftpurl.RetrieveOrList {
-		rn.keep = true
+		x.keep = true
 		return nil
 	}
 	// Read until the first byte or the end of the transfer: a 550
@@ -275,22 +273,13 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 		n, rerr := t.Read(buf)
 		if n > 0 {
 			resp.peek, resp.n = buf[:n], int64(n)
-			rn.keep = true
+			x.keep = true
 			return nil
 		}
 		if rerr == nil {
 			continue
 		}
 		resp.body = nil
-		if rerr != io.EOF && !isTimeout(rerr) && t.final == nil {
-			// A data connection that breaks where the server refuses
-			// the transfer (ftpserverlib over TLS, for a directory):
-			// the final reply decides. After a stall, no second wait.
-			var tp *textproto.Error
-			if ferr := t.end(); errors.As(ferr, &tp) {
-				rerr = ferr
-			}
-		}
 		if rerr == io.EOF {
 			// An empty file, confirmed by the server.
 			if e := resp.shortErr(); e != nil {
@@ -304,10 +293,9 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 			resp.readErr = io.EOF
 			return nil
 		}
-		t.conn.Close()
-		e := s.fail("retr", line, rerr)
+		e := x.fail("retr", line, t.why(rerr))
 		if e.refused(550) && p.Fallback != nil {
-			return rn.fallback(resp, p, e)
+			return x.fallback(resp, p, e)
 		}
 		return e
 	}
@@ -315,15 +303,15 @@ func (rn *runner) retrieve(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 
 // fallback runs p's Fallback (CWD Name, TYPE A, LIST) after the server
 // refused RETR with retrErr.
-func (rn *runner) fallback(resp *Response, p *ftpurl.Plan, retrErr *Error) error {
+func (x *exchange) fallback(resp *Response, p *ftpurl.Plan, retrErr *Error) error {
 	fb := p.Fallback
 	resp.Action, resp.body, resp.peek, resp.n, resp.Size, resp.ModTime = 0, nil, nil, 0, -1, time.Time{}
-	fst, e := rn.enter(fb, true)
+	fst, e := x.enter(fb, true)
 	if e != nil {
 		e.prior = retrErr
 		return e
 	}
-	if err := rn.list(resp, fb, fst, true); err != nil {
+	if err := x.list(resp, fb, fst, true); err != nil {
 		var e *Error
 		if errors.As(err, &e) {
 			e.prior = retrErr
@@ -334,13 +322,13 @@ func (rn *runner) fallback(resp *Response, p *ftpurl.Plan, retrErr *Error) error
 }
 
 // list runs LIST (st) and reads the whole listing into resp.
-func (rn *runner) list(resp *Response, p *ftpurl.Plan, st ftpurl.Step, fallback bool) error {
-	l, e := rn.listing(st, fallback)
+func (x *exchange) list(resp *Response, p *ftpurl.Plan, st ftpurl.Step, fallback bool) error {
+	l, e := x.listing(st, fallback)
 	if e != nil {
 		if st.Arg != "" {
 			// LIST of a name (RFC 959 §4.1.3) refused with 550:
 			// pyftpdlib's "No such file or directory".
-			return rn.judge(e, st.Arg, asAny)
+			return x.judge(e, st.Arg, asAny)
 		}
 		return e
 	}
@@ -348,11 +336,13 @@ func (rn *runner) list(resp *Response, p *ftpurl.Plan, st ftpurl.Step, fallback 
 	entries, unparsed := parseLines(lines, time.Now())
 	if len(entries) == 0 {
 		entries = nil
-		if err := rn.verify(p, st, fallback); err != nil {
+		if err := x.verify(p, st, fallback); err != nil {
 			return err
 		}
 		if len(unparsed) > 0 {
-			return rn.fail("list", st.String(), errors.New("the listing holds no entry that fetch can read; its first line: "+strconv.Quote(clip(unparsed[0]))), fallback)
+			e := x.fail("list", st.String(), errors.New("the listing holds no entry that fetch can read; its first line: "+strconv.Quote(clip(unparsed[0]))))
+			e.Fallback = fallback
+			return e
 		}
 	}
 	resp.Action, resp.Entries, resp.Unparsed, resp.Lines, resp.Fallback = ftpurl.List, entries, unparsed, lines, fallback
@@ -361,14 +351,14 @@ func (rn *runner) list(resp *Response, p *ftpurl.Plan, st ftpurl.Step, fallback 
 }
 
 // nameList runs NLST (st) and reads the names into resp.
-func (rn *runner) nameList(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error {
-	l, e := rn.listing(st, false)
+func (x *exchange) nameList(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error {
+	l, e := x.listing(st, false)
 	if e != nil {
 		return e
 	}
 	names := l.lines()
 	if len(names) == 0 {
-		if err := rn.verify(p, st, false); err != nil {
+		if err := x.verify(p, st, false); err != nil {
 			return err
 		}
 	}
@@ -379,59 +369,35 @@ func (rn *runner) nameList(resp *Response, p *ftpurl.Plan, st ftpurl.Step) error
 
 // listing runs a listing command (LIST, NLST, MLSD) and reads its text,
 // bounded by maxListing.
-func (rn *runner) listing(st ftpurl.Step, fallback bool) (*listing, *Error) {
-	s := rn.s
+func (x *exchange) listing(st ftpurl.Step, fallback bool) (*listing, *Error) {
 	line := st.String()
 	op := strings.ToLower(st.Command)
-	t, failed, err := s.start(line, 0)
-	if err != nil {
-		return nil, rn.fail(op, failed, err, fallback)
+	t, _, e := x.start(op, line, 0)
+	if e == nil {
+		l, err := readListing(t)
+		if err == nil {
+			return l, nil
+		}
+		t.abort()
+		e = x.fail(op, line, err)
 	}
-	l, err := readListing(t)
-	if err != nil {
-		t.conn.Close()
-		return nil, rn.fail(op, line, err, fallback)
-	}
-	return l, nil
+	e.Fallback = fallback
+	return nil, e
 }
 
 // verify checks an empty listing: vsftpd and Pure-FTPd answer "LIST
 // absent" and "NLST absent" with 150, nothing, 226, as for an empty
 // directory. The plan's Verify ("CWD name") tells the two apart: 250
 // for a directory, 550 for nothing (ErrNotFound).
-func (rn *runner) verify(p *ftpurl.Plan, listing ftpurl.Step, fallback bool) error {
+func (x *exchange) verify(p *ftpurl.Plan, listing ftpurl.Step, fallback bool) error {
 	if p.Verify == nil {
 		return nil
 	}
-	if _, e := rn.steps(p.Verify, "verify", fallback, false); e != nil {
+	if _, e := x.steps(p.Verify, "verify", fallback, false); e != nil {
 		if e.notFound {
 			e.note = listing.String() + " listed nothing"
 		}
 		return e
 	}
 	return nil
-}
-
-// size sends SIZE name (RFC 3659 §4: the size of the file as TYPE I
-// transfers it) and returns the size from a 213, or -1 for any other
-// reply, which it returns too; err is a failure to get a reply.
-func (s *session) size(name string) (n int64, rep reply, err error) {
-	rep, err = s.ctl.cmd("SIZE " + name)
-	if err != nil {
-		return -1, rep, err
-	}
-	return sizeOf(rep), rep, nil
-}
-
-// sizeOf reads the size of a SIZE reply: a 213 with a decimal number
-// (RFC 3659 §4.2), else -1.
-func sizeOf(rep reply) int64 {
-	if rep.code != 213 {
-		return -1
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(rep.text), 10, 64)
-	if err != nil || n < 0 {
-		return -1
-	}
-	return n
 }

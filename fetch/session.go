@@ -29,7 +29,10 @@ const (
 )
 
 // A session is one logged-in control connection and the data
-// connections it opens. A Client keeps idle sessions for reuse.
+// connections it opens: the connection's state only (its connections,
+// TLS, where it stands, the TYPE in force, what the server offers). The
+// use at hand (its context, URL and secrets) is an exchange's. A Client
+// keeps idle sessions for reuse.
 type session struct {
 	key    key
 	client *Client
@@ -47,14 +50,7 @@ type session struct {
 	noEPSV    bool            // the server refused EPSV: PASV from now on
 	epsvOK    bool            // an EPSV worked: it goes out with the transfer command
 
-	dialTimeout time.Duration // WithDialTimeout of the use at hand
-	loggedIn    bool          // counted in its hostPool's logins (c.mu)
-
-	// The use at hand.
-	ctx      context.Context
-	redacted string // the URL, redacted
-	secrets  []string
-	stop     func() bool // stops the context watcher
+	loggedIn bool // counted in its hostPool's logins (c.mu)
 
 	mu    sync.Mutex
 	conns []net.Conn
@@ -62,6 +58,9 @@ type session struct {
 	timer *time.Timer // closes the idle session
 	watch *idleWatch
 }
+
+// newSession is a session of k, not yet connected.
+func (c *Client) newSession(k key) *session { return &session{key: k, client: c} }
 
 // dialTCP connects to addr with the Client's DialContext, within
 // dialTimeout (or StallTimeout when there is none) and the context.
@@ -95,14 +94,13 @@ func (s *session) dialTCP(ctx context.Context, addr string, dialTimeout time.Dur
 	return c, nil
 }
 
-// dial connects, reads the greeting, starts TLS where the key says,
-// logs in, reads the features (FEAT, RFC 2389 §3), asks for TLS on the
-// data connections (PBSZ 0, PROT P) and notes the login directory
-// (PWD): the login of DESIGN, each command once.
-func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string) error {
-	c, err := s.dialTCP(ctx, u.Address(), s.dialTimeout)
+// connect makes the control connection to u's server: TCP, then TLS
+// from the first byte for an ftps:// URL (implicit TLS), ready for the
+// greeting.
+func (s *session) connect(ctx context.Context, u *ftpurl.URL, dialTimeout time.Duration) error {
+	c, err := s.dialTCP(ctx, u.Address(), dialTimeout)
 	if err != nil {
-		return s.fail("dial", "", err)
+		return err
 	}
 	t := &timed{Conn: c, dl: &s.dl}
 	var conn net.Conn = t
@@ -112,7 +110,7 @@ func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string
 	if s.key.tls == implicit {
 		tc := tls.Client(t, s.tls)
 		if err := tc.HandshakeContext(ctx); err != nil {
-			return s.fail("dial", "", err)
+			return err
 		}
 		conn = tc
 	}
@@ -124,124 +122,25 @@ func (s *session) dial(ctx context.Context, u *ftpurl.URL, user, password string
 		s.dataHost = a.IP.String()
 	}
 	s.ctl = newControl(conn, t)
-	greeting, err := s.ctl.greeting()
-	if err != nil {
-		return s.fail("dial", "", err)
-	}
-	if greeting.code != 220 {
-		return s.failReply("dial", "", greeting)
-	}
-	if s.key.tls == explicit {
-		// RFC 4217 §4: AUTH TLS, then the handshake. Any answer but
-		// 234 ends the session: fetch never goes on in clear text.
-		rep, err := s.ctl.cmd("AUTH TLS")
-		if err != nil {
-			return s.fail("tls", "AUTH TLS", err)
-		}
-		if rep.code != 234 {
-			e := s.failReply("tls", "AUTH TLS", rep)
-			e.note = "the server refused TLS (RFC 4217 §4); fetch does not go on in clear text"
-			return e
-		}
-		tc := tls.Client(t, s.tls)
-		if err := tc.HandshakeContext(ctx); err != nil {
-			return s.fail("tls", "AUTH TLS", err)
-		}
-		s.ctl = newControl(tc, t)
-	}
-	if err := s.login(user, password); err != nil {
+	return nil
+}
+
+// startTLS makes the TLS handshake on the control connection after the
+// server accepted AUTH TLS (RFC 4217 §4).
+func (s *session) startTLS(ctx context.Context) error {
+	t := s.ctl.t
+	tc := tls.Client(t, s.tls)
+	if err := tc.HandshakeContext(ctx); err != nil {
 		return err
 	}
-	rep, err := s.ctl.cmd("FEAT")
-	if err != nil {
-		return s.fail("login", "FEAT", err)
-	}
-	s.ctl.feat = map[string]string{}
-	if rep.code == 211 {
-		s.ctl.feat = parseFeat(rep.text)
-	}
-	if s.tls != nil {
-		// RFC 4217 §9: PBSZ 0 and PROT P make every data connection
-		// TLS too.
-		for _, line := range []string{"PBSZ 0", "PROT P"} {
-			rep, err := s.ctl.cmd(line)
-			if err != nil {
-				return s.fail("tls", line, err)
-			}
-			if rep.code != 200 {
-				return s.failReply("tls", line, rep)
-			}
-		}
-	}
-	// The login directory, where a reused session goes back to
-	// (curl's "entry path").
-	if rep, err := s.ctl.cmd("PWD"); err != nil {
-		return s.fail("login", "PWD", err)
-	} else if rep.code == 257 {
-		s.home = parsePWD(rep.text)
-	}
-	s.cwdKnown = true
+	s.ctl = newControl(tc, t)
 	return nil
 }
 
-// login sends USER, and PASS where the server asks for it (RFC 959
-// §4.1.1, §5.4: 230 after either, 331 for a password). A refusal is an
-// *Error of Op "login" whose Command is "USER name" whichever of the
-// two was refused, so that no error quotes the password.
-func (s *session) login(user, password string) error {
-	command := "USER " + user
-	rep, err := s.ctl.cmd(command)
-	if err == nil && rep.code == 331 {
-		rep, err = s.ctl.cmd("PASS " + password)
-	}
-	switch {
-	case err != nil:
-		return s.fail("login", command, err)
-	case rep.code != 230 && rep.code != 202:
-		// 332 asks for ACCT, which a URL cannot give.
-		return s.failReply("login", command, rep)
-	}
-	return nil
-}
-
-// parsePWD reads the directory of a 257 reply (RFC 959 §7: the name in
-// quotes, a quote in it doubled).
-func parsePWD(text string) string {
-	i := strings.IndexByte(text, '"')
-	if i < 0 {
-		return ""
-	}
-	var b strings.Builder
-	for j := i + 1; j < len(text); j++ {
-		if text[j] == '"' {
-			if j+1 < len(text) && text[j+1] == '"' {
-				b.WriteByte('"')
-				j++
-				continue
-			}
-			return b.String()
-		}
-		b.WriteByte(text[j])
-	}
-	return ""
-}
-
-// bind gives the session to one use under ctx.
-func (s *session) bind(ctx context.Context, redacted string, secrets []string) {
-	s.ctx, s.redacted, s.secrets = ctx, redacted, secrets
-	s.dl.set(s.client.stall(), contextDeadline(ctx))
-	s.stop = context.AfterFunc(ctx, s.abort)
-}
-
-// unbind ends the use: the context no longer reaches the session.
-func (s *session) unbind() bool {
-	ok := true
-	if s.stop != nil {
-		ok = s.stop()
-		s.stop = nil
-	}
-	s.dl.set(0, time.Time{})
-	return ok
+// loggedInAt notes that the session has logged in and stands in its
+// login directory home ("" when the server did not say it).
+func (s *session) loggedInAt(home string) {
+	s.home, s.cwdKnown = home, true
 }
 
 // abort closes every connection of the session at once.
@@ -289,32 +188,28 @@ func (s *session) forget() {
 	}
 }
 
-// goHome brings a reused session back to where plan p starts: the
-// login directory, unless p's path is absolute. It returns how many of
-// p's directories the session has already entered, and the CWD it sent
-// ("" for none), which an error names.
-func (s *session) goHome(p *ftpurl.Plan) (skip int, sent string, err error) {
-	dirs := nonNull(p.Dirs)
+// entered returns how many of dirs, a plan's directories from where
+// it starts, the session has entered already; ok is false when it does
+// not stand on their way.
+func (s *session) entered(dirs []string) (n int, ok bool) {
 	if s.cwdKnown && len(s.cwdDirs) <= len(dirs) && slices.Equal(s.cwdDirs, dirs[:len(s.cwdDirs)]) {
-		return len(s.cwdDirs), "", nil
+		return len(s.cwdDirs), true
 	}
-	if isAbsolute(p) {
-		s.cwdDirs, s.cwdKnown = nil, false
-		return 0, "", nil
-	}
-	if s.home == "" {
-		return 0, "", errNoHome
-	}
-	st := cwdStep(s.home)
-	if err := s.cwd(st, false); err != nil {
-		// The login directory is gone: this session cannot serve a
-		// relative plan again, and goes when this use ends.
-		s.home, s.cwdKnown = "", false
-		return 0, st.String(), err
-	}
-	s.cwdDirs, s.cwdKnown = nil, true
-	return 0, "", nil
+	return 0, false
 }
+
+// moved notes a CWD to dir that the server took: from the root for an
+// absolute dir, else one level down from where the session stands.
+func (s *session) moved(dir string) {
+	if strings.HasPrefix(dir, "/") {
+		s.cwdDirs, s.cwdKnown = []string{dir}, true
+		return
+	}
+	s.cwdDirs = append(s.cwdDirs, dir)
+}
+
+// atHome notes that the session stands in its login directory.
+func (s *session) atHome() { s.cwdDirs, s.cwdKnown = nil, true }
 
 // canGoHome reports whether the next plan can start where it must: the
 // session is in the login directory, or knows it (PWD answered).
@@ -345,50 +240,8 @@ func nonNull(dirs []string) []string {
 	return out
 }
 
-// cwd sends a CWD step (RFC 959 §4.1.1) as it renders itself, and,
-// with track, notes where the session is. A refusal is returned as the
-// reply's error.
-func (s *session) cwd(st ftpurl.Step, track bool) error {
-	s.cwdKnown = s.cwdKnown && track
-	rep, err := s.ctl.cmd(st.String())
-	if err != nil {
-		s.cwdKnown = false
-		return err
-	}
-	if rep.code != 250 && rep.code != 200 {
-		return rep.err()
-	}
-	if track {
-		if strings.HasPrefix(st.Arg, "/") {
-			s.cwdDirs, s.cwdKnown = []string{st.Arg}, true
-		} else {
-			s.cwdDirs = append(s.cwdDirs, st.Arg)
-		}
-	}
-	return nil
-}
-
 // cwdStep is the CWD step to dir.
 func cwdStep(dir string) ftpurl.Step { return ftpurl.Step{Command: "CWD", Arg: dir} }
-
-// setType sends TYPE t unless it is in force already (RFC 959 §3.1.1:
-// the type holds until the next TYPE).
-func (s *session) setType(st ftpurl.Step) error {
-	t := ftpurl.Typecode(strings.ToLower(st.Arg)[0])
-	if t == s.typ {
-		return nil
-	}
-	s.typ = 0
-	rep, err := s.ctl.cmd(st.String())
-	if err != nil {
-		return err
-	}
-	if rep.code != 200 {
-		return rep.err()
-	}
-	s.typ = t
-	return nil
-}
 
 // scheme returns the URL's scheme, "ftp" or "ftps".
 func scheme(u *ftpurl.URL) string {
@@ -396,4 +249,30 @@ func scheme(u *ftpurl.URL) string {
 		return "ftp"
 	}
 	return u.Scheme
+}
+
+// sleep makes s idle: its control connection is watched for the
+// server's leaving, and after d it expires.
+func (s *session) sleep(d time.Duration, expire func()) {
+	s.mu.Lock()
+	s.timer = time.AfterFunc(d, expire)
+	s.mu.Unlock()
+	s.watch = s.ctl.watchIdle()
+}
+
+// wake ends the idle watch; it reports whether the session is still
+// usable (the server sent nothing and did not close it).
+func (s *session) wake() bool {
+	s.mu.Lock()
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	s.mu.Unlock()
+	if s.watch == nil {
+		return !s.closed()
+	}
+	ok := s.watch.stop()
+	s.watch = nil
+	return ok && !s.closed()
 }

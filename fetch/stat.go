@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,9 +34,10 @@ func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.Fi
 	}
 	ctx, cancel := r.withTimeout(ctx)
 	defer cancel()
+	x := c.newExchange(ctx, r)
 	var fi fs.FileInfo
-	err = c.do(ctx, r, func(rn *runner) (err error) {
-		fi, err = rn.stat()
+	err = x.run(func() (err error) {
+		fi, err = x.stat()
 		return err
 	})
 	if err != nil {
@@ -47,23 +47,19 @@ func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.Fi
 }
 
 // stat runs the plan's CWD steps in TYPE I, then asks about the name.
-func (rn *runner) stat() (fs.FileInfo, error) {
-	s, r := rn.s, rn.req
+func (x *exchange) stat() (fs.FileInfo, error) {
+	s, r := x.s, x.req
 	p := *r.plan
 	p.Type = ftpurl.TypeImage // SIZE counts TYPE I bytes (RFC 3659 §4)
-	if _, err := rn.enter(&p, false); err != nil {
+	if _, err := x.enter(&p, false); err != nil {
 		return nil, err
 	}
 	e := Entry{Name: baseName(r.u), Size: -1}
 	target := p.Name
 	if s.ctl.has("MLST") {
-		cmd := strings.TrimSpace("MLST " + target)
-		rep, err := s.ctl.cmd(cmd)
+		rep, err := x.cmd("stat", 250, strings.TrimSpace("MLST "+target))
 		if err != nil {
-			return nil, s.fail("stat", cmd, err)
-		}
-		if rep.code != 250 {
-			return nil, rn.judge(s.failReply("stat", cmd, rep), target, asAny)
+			return nil, x.judge(err, target, asAny)
 		}
 		if m, ok := mlstEntry(rep); ok {
 			e.Mode, e.ModTime, e.Precision, e.Line = m.Mode, m.ModTime, m.Precision, m.Line
@@ -78,39 +74,34 @@ func (rn *runner) stat() (fs.FileInfo, error) {
 		e.Mode = fs.ModeDir
 		return e.Info(), nil
 	}
-	sizeCmd := "SIZE " + target
-	n, rep, err := s.size(target)
-	if err != nil {
-		return nil, s.fail("stat", sizeCmd, err)
-	}
-	if rep.code == 213 {
-		e.Size = n
+	rep, sizeErr := x.cmd("stat", 213, "SIZE "+target)
+	if sizeErr == nil {
+		e.Size = sizeOf(rep)
 		if s.ctl.has("MDTM") {
-			mdtm := "MDTM " + target
-			rep, err := s.ctl.cmd(mdtm)
-			if err != nil {
-				return nil, s.fail("stat", mdtm, err)
-			}
-			if rep.code == 213 {
-				e.ModTime, e.Precision = parseTime(strings.TrimSpace(rep.text)), time.Second
+			rep, err := x.cmd("stat", 213, "MDTM "+target)
+			switch {
+			case err == nil:
+				e.ModTime, e.Precision = timeOf(rep), time.Second
+			case !err.declined():
+				return nil, err
 			}
 		}
 		return e.Info(), nil
 	}
-	sizeErr := s.failReply("stat", sizeCmd, rep)
-	cwd := cwdStep(target)
-	if err := s.cwd(cwd, true); err != nil {
-		e := s.fail("stat", cwd.String(), err)
-		e.prior = sizeErr
+	if !sizeErr.declined() {
+		return nil, sizeErr
+	}
+	if err := x.cwd("stat", cwdStep(target), true); err != nil {
+		err.prior = sizeErr
 		if sizeErr.Code != 550 {
 			// SIZE refused for another reason than a missing name:
 			// nothing shows the name missing.
-			if e.Code == 550 {
-				e.note = "the server refuses SIZE and MLST: fetch cannot tell a file from nothing"
+			if err.Code == 550 {
+				err.note = "the server refuses SIZE and MLST: fetch cannot tell a file from nothing"
 			}
-			return nil, e
+			return nil, err
 		}
-		return nil, rn.judge(e, target, asAny)
+		return nil, x.judge(err, target, asAny)
 	}
 	e.Mode = fs.ModeDir
 	return e.Info(), nil
@@ -119,9 +110,6 @@ func (rn *runner) stat() (fs.FileInfo, error) {
 // mlstEntry reads the entry of an MLST reply (RFC 3659 §7.2): the line
 // that begins with a space, facts, a space, the name.
 func mlstEntry(rep reply) (Entry, bool) {
-	if rep.code != 250 {
-		return Entry{}, false
-	}
 	for _, line := range strings.Split(rep.text, "\n") {
 		if strings.HasPrefix(line, " ") {
 			return ParseListLine(strings.TrimLeft(line, " "), time.Now())
@@ -141,20 +129,4 @@ func baseName(u *ftpurl.URL) string {
 		}
 	}
 	return "/"
-}
-
-// parseTime reads an RFC 3659 §2.3 time-val, YYYYMMDDHHMMSS[.sss] in
-// UTC; the zero time if it is not one.
-func parseTime(v string) time.Time {
-	whole, frac, _ := strings.Cut(v, ".")
-	t, err := time.ParseInLocation("20060102150405", whole, time.UTC)
-	if err != nil {
-		return time.Time{}
-	}
-	if frac != "" {
-		if ms, err := strconv.Atoi((frac + "000")[:3]); err == nil {
-			t = t.Add(time.Duration(ms) * time.Millisecond)
-		}
-	}
-	return t
 }

@@ -82,10 +82,11 @@ func (c *Client) readDirUnique(ctx context.Context, u *ftpurl.URL, cfg config, s
 	var entries []Entry
 	var unique string
 	var unread error // lines no entry could be read from: the session is whole
-	err = c.do(ctx, r, func(rn *runner) (err error) {
-		rn.self = self
-		entries, unread, err = rn.readDir()
-		unique = rn.unique
+	x := c.newExchange(ctx, r)
+	x.self = self
+	err = x.run(func() (err error) {
+		entries, unread, err = x.readDir()
+		unique = x.unique
 		return err
 	})
 	if err == nil {
@@ -127,39 +128,39 @@ func uniqueFact(line string) string {
 // readDir runs the plan's CWD and TYPE steps, then MLSD or LIST in
 // place of its LIST. unread counts the lines that are no entry, in an
 // error that leaves the session whole.
-func (rn *runner) readDir() (entries []Entry, unread, err error) {
-	p := rn.req.plan
-	st, e := rn.enter(p, false)
+func (x *exchange) readDir() (entries []Entry, unread, err error) {
+	p := x.req.plan
+	st, e := x.enter(p, false)
 	if e != nil {
 		return nil, nil, e
 	}
-	if rn.s.ctl.has("MLST") {
+	if x.s.ctl.has("MLST") {
 		st.Command = "MLSD" // RFC 3659 §7.1: MLSD takes a directory, as LIST does
 	}
-	l, e := rn.listing(st, false)
+	l, e := x.listing(st, false)
 	if e != nil {
 		if st.Arg != "" {
-			return nil, nil, rn.judge(e, st.Arg, asAny)
+			return nil, nil, x.judge(e, st.Arg, asAny)
 		}
 		return nil, nil, e
 	}
 	lines := l.lines()
 	entries, unparsed := parseLines(lines, time.Now())
-	rn.unique = cdirUnique(entries)
-	if rn.unique == "" && rn.self && st.Command == "MLSD" {
+	x.unique = cdirUnique(entries)
+	if x.unique == "" && x.self && st.Command == "MLSD" {
 		// RFC 3659 §7.1: MLST of the directory (none: the current one).
-		if rep, err := rn.s.ctl.cmd(strings.TrimSpace("MLST " + st.Arg)); err == nil && rep.code == 250 {
+		if rep, e := x.cmd("", 250, strings.TrimSpace("MLST "+st.Arg)); e == nil {
 			if e, ok := mlstEntry(rep); ok {
-				rn.unique = uniqueFact(e.Line)
+				x.unique = uniqueFact(e.Line)
 			}
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e Entry) bool { return e.Name == "" || e.Name == "." || e.Name == ".." })
 	if st.Command == "MLSD" && sharedUnique(entries) {
-		rn.linksFromLIST(entries, st.Arg)
+		x.linksFromLIST(entries, st.Arg)
 	}
 	if len(lines) == 0 {
-		if err := rn.verify(p, st, false); err != nil {
+		if err := x.verify(p, st, false); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -167,7 +168,7 @@ func (rn *runner) readDir() (entries []Entry, unread, err error) {
 		entries = nil
 	}
 	if len(unparsed) > 0 {
-		unread = rn.fail(strings.ToLower(st.Command), st.String(), errors.New(strconv.Itoa(len(unparsed))+" of "+strconv.Itoa(len(lines))+" lines are no entry fetch can read; the first: "+strconv.Quote(clip(unparsed[0]))), false)
+		unread = x.fail(strings.ToLower(st.Command), st.String(), errors.New(strconv.Itoa(len(unparsed))+" of "+strconv.Itoa(len(lines))+" lines are no entry fetch can read; the first: "+strconv.Quote(clip(unparsed[0]))))
 	}
 	return entries, unread, nil
 }
@@ -193,8 +194,8 @@ func sharedUnique(entries []Entry) bool {
 // marks them so (fs.ModeSymlink, the target where LIST gives it): LIST
 // shows a link as one where such a server's MLSD does not. A LIST that
 // fails changes nothing.
-func (rn *runner) linksFromLIST(entries []Entry, arg string) {
-	l, e := rn.listing(ftpurl.Step{Command: "LIST", Arg: arg}, false)
+func (x *exchange) linksFromLIST(entries []Entry, arg string) {
+	l, e := x.listing(ftpurl.Step{Command: "LIST", Arg: arg}, false)
 	if e != nil {
 		return
 	}
