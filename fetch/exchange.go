@@ -185,12 +185,9 @@ func (x *exchange) dial() error {
 // that no error quotes the password.
 func (x *exchange) login() error {
 	user := "USER " + x.req.user
-	rep, e := x.cmd("login", 0, user)
-	if e == nil && rep.code == 331 {
-		rep, e = x.cmd("login", 0, "PASS "+x.req.password)
-	}
-	if e == nil && !rep.is(2) {
-		e = x.fail("login", "", rep.err())
+	_, e := x.cmd("login", 2, user)
+	if e != nil && e.Code == 331 && e.declined() {
+		_, e = x.cmd("login", 2, "PASS "+x.req.password)
 	}
 	if e != nil {
 		e.Command = user

@@ -146,44 +146,42 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 	// From here on the server may hold new bytes: never again.
 	x.sent = true
 	n, rerr, werr := t.send(x.ctx, r, s.typ == ftpurl.TypeASCII)
+	var err error
+	asked, lost := false, false
 	switch {
 	case rerr != nil:
 		// The reader failed: end the transfer, and say what the
 		// server holds now.
-		e := x.fail(op, line, &readerError{err: rerr})
+		err = &readerError{err: rerr}
 		if _, ferr := t.closeWrite(""); ferr != nil && !isReply(ferr) {
 			s.abort()
-			e.note = "the connection ended too: what the server holds is unknown"
-			return n, e
+			lost = true
 		}
-		if req.cfg.tempName {
-			x.discard(e, target, false)
-		} else {
-			x.sayHolds(e, target)
-		}
-		return n, e
 	case werr != nil:
 		// The server closed the data connection, or the network
 		// failed: the final reply, where there is one, says why.
+		err = werr
 		if ferr := t.Close(); isReply(ferr) {
-			werr = ferr
+			err = ferr
 		}
-		e := x.fail(op, line, werr)
-		x.cleanUp(e, target, name)
-		return n, e
+	default:
+		// SIZE goes out as soon as the server has closed the data
+		// connection, before its 226 is read: the transfer is over on
+		// the server's side, which reads it next, and the proof costs
+		// no round trip of its own.
+		ask := ""
+		if s.typ == ftpurl.TypeImage && s.ctl.has("SIZE") {
+			ask = "SIZE " + target
+		}
+		asked, err = t.closeWrite(ask)
 	}
-	// SIZE goes out as soon as the server has closed the data
-	// connection, before its 226 is read: the transfer is over on the
-	// server's side, which reads it next, and the proof costs no round
-	// trip of its own.
-	ask := ""
-	if s.typ == ftpurl.TypeImage && s.ctl.has("SIZE") {
-		ask = "SIZE " + target
-	}
-	asked, err := t.closeWrite(ask)
 	if err != nil {
 		e := x.fail(op, line, err)
-		x.cleanUp(e, target, name)
+		if lost {
+			e.note = "the connection ended too: what the server holds is unknown"
+		} else {
+			x.cleanUp(e, target, name)
+		}
 		return n, e
 	}
 	if e := x.proveSize(target, off+n, asked); e != nil {
@@ -210,21 +208,26 @@ func (e *readerError) Unwrap() error { return e.err }
 // (RFC 3659 §4): anything else would leave a hole or a doubled part.
 func (x *exchange) holds(name string, off int64) *Error {
 	line := "SIZE " + name
+	var why string
 	if !x.s.ctl.has("SIZE") {
-		return x.fail("size", line, errors.New("the server does not list SIZE in FEAT (RFC 3659 §4): fetch cannot check where to resume"))
-	}
-	rep, e := x.cmd("size", 213, line)
-	if e != nil {
-		if e.declined() {
-			e.note = "WithOffset " + strconv.FormatInt(off, 10) + " resumes a file the server must hold"
+		why = "the server does not list SIZE in FEAT (RFC 3659 §4): fetch cannot check where to resume"
+	} else {
+		rep, e := x.cmd("size", 213, line)
+		if e != nil {
+			if e.declined() {
+				e.note = "WithOffset " + strconv.FormatInt(off, 10) + " resumes a file the server must hold"
+			}
+			return e
 		}
-		return e
+		switch got := sizeOf(rep); {
+		case got < 0:
+			why = "the server's 213 reply holds no size: " + strconv.Quote(clip(rep.text))
+		case got != off:
+			why = "the server holds " + strconv.FormatInt(got, 10) + " bytes, not the WithOffset " + strconv.FormatInt(off, 10) + ": APPE would leave a hole or a doubled part"
+		}
 	}
-	switch got := sizeOf(rep); {
-	case got < 0:
-		return x.fail("size", line, errors.New("the server's 213 reply holds no size: "+strconv.Quote(clip(rep.text))))
-	case got != off:
-		return x.fail("size", line, errors.New("the server holds "+strconv.FormatInt(got, 10)+" bytes, not the WithOffset "+strconv.FormatInt(off, 10)+": APPE would leave a hole or a doubled part"))
+	if why != "" {
+		return x.fail("size", line, errors.New(why))
 	}
 	return nil
 }
