@@ -6,8 +6,6 @@ import (
 	"net"
 	"sync"
 	"time"
-
-	"github.com/ftpurl/ftpurl"
 )
 
 // A Client fetches ftp and ftps URLs and keeps the sessions it logged
@@ -94,47 +92,3 @@ type Client struct {
 // DefaultClient is the Client that the package functions Open and Stat
 // use.
 var DefaultClient = &Client{}
-
-func (c *Client) stall() time.Duration {
-	switch {
-	case c.StallTimeout == 0:
-		return defaultStall
-	case c.StallTimeout < 0:
-		return 0
-	}
-	return c.StallTimeout
-}
-
-func (c *Client) maxConns() int {
-	if c.MaxConnsPerHost <= 0 {
-		return defaultMaxPer
-	}
-	return c.MaxConnsPerHost
-}
-
-func (c *Client) idleTimeout() time.Duration {
-	if c.IdleTimeout == 0 {
-		return defaultIdle
-	}
-	return c.IdleTimeout
-}
-
-// tlsConfig returns the TLS configuration of one control connection
-// and its data connections: a clone with a session cache of its own,
-// so that the data connections resume the control connection's TLS
-// session (RFC 4217 §10.2), which vsftpd and ProFTPD demand, and no
-// other's.
-func (c *Client) tlsConfig(u *ftpurl.URL) *tls.Config {
-	var cfg *tls.Config
-	if c.TLSConfig != nil {
-		cfg = c.TLSConfig.Clone()
-	} else {
-		cfg = &tls.Config{}
-	}
-	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(4)
-	if cfg.ServerName == "" {
-		cfg.ServerName = u.Host
-	}
-	return cfg
-}
-

@@ -623,4 +623,3 @@ func (t *transfer) closeWrite(ask string) (asked bool, err error) {
 	}
 	return asked, err
 }
-

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/textproto"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -337,28 +336,6 @@ func (x *exchange) clean(text string) string {
 		}
 	}
 	return oneLine(text)
-}
-
-// secretsOf returns the forms of a password that a server may echo:
-// as sent, and percent-encoded as in a URL; and each as fetch quotes
-// a line it cannot read (%q), the longest first.
-func secretsOf(password string) []string {
-	if password == "" {
-		return nil
-	}
-	forms := []string{password}
-	for _, f := range []string{url.PathEscape(password), url.QueryEscape(password), strings.TrimPrefix(url.UserPassword("", password).String(), ":")} {
-		if !slices.Contains(forms, f) {
-			forms = append(forms, f)
-		}
-	}
-	for _, f := range forms {
-		if q := strconv.Quote(f); !slices.Contains(forms, q[1:len(q)-1]) {
-			forms = append(forms, q[1:len(q)-1])
-		}
-	}
-	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
-	return forms
 }
 
 // Timeout reports whether the step failed because time ran out: the

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -36,6 +39,8 @@ type exchange struct {
 	// (a Put whose STOR or APPE began): it never runs again.
 	sent bool
 
+	resp *Response // Open's
+
 	// For the plan runner (runner.go): WithCreateDirs's MKDs, and a
 	// ReadDir's unique fact of the directory (MLSD's cdir, or MLST's
 	// where self).
@@ -44,9 +49,39 @@ type exchange struct {
 	unique string
 }
 
-// newExchange is one use of c for r, under ctx.
+// newExchange is one use of c for r, under ctx. Its secrets are the
+// password's forms where the URL or WithPassword gives one: an
+// anonymous login's password is no secret.
 func (c *Client) newExchange(ctx context.Context, r *request) *exchange {
-	return &exchange{c: c, ctx: ctx, req: r, secrets: r.secrets()}
+	x := &exchange{c: c, ctx: ctx, req: r}
+	if r.u.User != nil {
+		if _, has := r.u.User.Password(); has || r.cfg.hasPassword {
+			x.secrets = secretsOf(r.password)
+		}
+	}
+	return x
+}
+
+// secretsOf returns the forms of a password that a server may echo:
+// as sent, and percent-encoded as in a URL; and each as fetch quotes
+// a line it cannot read (%q), the longest first.
+func secretsOf(password string) []string {
+	if password == "" {
+		return nil
+	}
+	forms := []string{password}
+	for _, f := range []string{url.PathEscape(password), url.QueryEscape(password), strings.TrimPrefix(url.UserPassword("", password).String(), ":")} {
+		if !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	for _, f := range forms {
+		if q := strconv.Quote(f); !slices.Contains(forms, q[1:len(q)-1]) {
+			forms = append(forms, q[1:len(q)-1])
+		}
+	}
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	return forms
 }
 
 // run runs act on a session of the Client: an idle one or a new one.
@@ -339,6 +374,30 @@ func (x *exchange) start(op, line string, offset int64, queries ...query) (*tran
 	return nil, replies, x.fail(op, command, err)
 }
 
+func (c *Client) stall() time.Duration {
+	switch {
+	case c.StallTimeout == 0:
+		return defaultStall
+	case c.StallTimeout < 0:
+		return 0
+	}
+	return c.StallTimeout
+}
+
+func (c *Client) maxConns() int {
+	if c.MaxConnsPerHost <= 0 {
+		return defaultMaxPer
+	}
+	return c.MaxConnsPerHost
+}
+
+func (c *Client) idleTimeout() time.Duration {
+	if c.IdleTimeout == 0 {
+		return defaultIdle
+	}
+	return c.IdleTimeout
+}
+
 // hostKey names one server's sessions in the pool.
 type hostKey struct{ scheme, addr string }
 
@@ -504,7 +563,7 @@ retry:
 		if hp.n < hp.max(c) {
 			hp.n++
 			c.mu.Unlock()
-			return c.newSession(k), true, nil
+			return &session{key: k, client: c}, true, nil
 		}
 		// Full: an idle session of another login (or, for onlyNew, of
 		// any) makes room.
@@ -515,7 +574,7 @@ retry:
 			c.mu.Unlock()
 			old.wake()
 			old.quit()
-			return c.newSession(k), true, nil
+			return &session{key: k, client: c}, true, nil
 		}
 		w := make(chan *session, 1)
 		hp.waiters = append(hp.waiters, w)
@@ -523,7 +582,7 @@ retry:
 		select {
 		case s := <-w:
 			if s == nil {
-				return c.newSession(k), true, nil
+				return &session{key: k, client: c}, true, nil
 			}
 			if s.key == k && !onlyNew {
 				return s, false, nil
@@ -532,7 +591,7 @@ retry:
 			hp.retire(s)
 			c.mu.Unlock()
 			s.quit()
-			return c.newSession(k), true, nil
+			return &session{key: k, client: c}, true, nil
 		case <-ctx.Done():
 			c.mu.Lock()
 			i := slices.Index(hp.waiters, w)

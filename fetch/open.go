@@ -113,16 +113,6 @@ func (r *request) checkOffset() error {
 	return nil
 }
 
-func (r *request) secrets() []string {
-	if r.u.User == nil {
-		return nil
-	}
-	if _, has := r.u.User.Password(); !has && !r.cfg.hasPassword {
-		return nil
-	}
-	return secretsOf(r.password)
-}
-
 // withTimeout applies WithTimeout to ctx.
 func (r *request) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	if r.cfg.timeout > 0 {
@@ -164,11 +154,8 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 	}
 	ctx, cancel := r.withTimeout(ctx)
 	x := c.newExchange(ctx, r)
-	var resp *Response
-	err = x.run(func() error {
-		resp = &Response{URL: r.redacted, Plan: r.plan, Size: -1, x: x, offset: r.cfg.offset}
-		return x.open(resp)
-	})
+	err = x.run(x.open)
+	resp := x.resp
 	if err != nil {
 		cancel()
 		return nil, err

@@ -3,6 +3,7 @@ package fetch
 import (
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,8 +79,8 @@ func (x *exchange) steps(p *ftpurl.Plan, op string, fallback, home bool) (ftpurl
 // p's directories the session has already entered.
 func (x *exchange) goHome(p *ftpurl.Plan) (skip int, e *Error) {
 	s := x.s
-	if n, ok := s.entered(nonNull(p.Dirs)); ok {
-		return n, nil
+	if dirs := nonNull(p.Dirs); s.cwdKnown && len(s.cwdDirs) <= len(dirs) && slices.Equal(s.cwdDirs, dirs[:len(s.cwdDirs)]) {
+		return len(s.cwdDirs), nil
 	}
 	if isAbsolute(p) {
 		s.cwdDirs, s.cwdKnown = nil, false
@@ -200,9 +201,11 @@ func (x *exchange) isFile(name string) (string, bool) {
 	return "", false
 }
 
-// open runs the plan of an Open: the Response holds a file's first
-// bytes and the session, or the whole listing.
-func (x *exchange) open(resp *Response) error {
+// open runs the plan of an Open into a new x.resp: it holds a file's
+// first bytes and the session, or the whole listing.
+func (x *exchange) open() error {
+	resp := &Response{URL: x.req.redacted, Plan: x.req.plan, Size: -1, x: x, offset: x.req.cfg.offset}
+	x.resp = resp
 	p := x.req.plan
 	st, e := x.enter(p, false)
 	if e != nil {

@@ -59,9 +59,6 @@ type session struct {
 	watch *idleWatch
 }
 
-// newSession is a session of k, not yet connected.
-func (c *Client) newSession(k key) *session { return &session{key: k, client: c} }
-
 // dialTCP connects to addr with the Client's DialContext, within
 // dialTimeout (or StallTimeout when there is none) and the context.
 func (s *session) dialTCP(ctx context.Context, addr string, dialTimeout time.Duration) (net.Conn, error) {
@@ -125,6 +122,25 @@ func (s *session) connect(ctx context.Context, u *ftpurl.URL, dialTimeout time.D
 	return nil
 }
 
+// tlsConfig returns the TLS configuration of one control connection
+// and its data connections: a clone with a session cache of its own,
+// so that the data connections resume the control connection's TLS
+// session (RFC 4217 §10.2), which vsftpd and ProFTPD demand, and no
+// other's.
+func (c *Client) tlsConfig(u *ftpurl.URL) *tls.Config {
+	var cfg *tls.Config
+	if c.TLSConfig != nil {
+		cfg = c.TLSConfig.Clone()
+	} else {
+		cfg = &tls.Config{}
+	}
+	cfg.ClientSessionCache = tls.NewLRUClientSessionCache(4)
+	if cfg.ServerName == "" {
+		cfg.ServerName = u.Host
+	}
+	return cfg
+}
+
 // startTLS makes the TLS handshake on the control connection after the
 // server accepted AUTH TLS (RFC 4217 §4).
 func (s *session) startTLS(ctx context.Context) error {
@@ -186,16 +202,6 @@ func (s *session) forget() {
 		}
 		s.conns = s.conns[:1]
 	}
-}
-
-// entered returns how many of dirs, a plan's directories from where
-// it starts, the session has entered already; ok is false when it does
-// not stand on their way.
-func (s *session) entered(dirs []string) (n int, ok bool) {
-	if s.cwdKnown && len(s.cwdDirs) <= len(dirs) && slices.Equal(s.cwdDirs, dirs[:len(s.cwdDirs)]) {
-		return len(s.cwdDirs), true
-	}
-	return 0, false
 }
 
 // moved notes a CWD to dir that the server took: from the root for an
