@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/ftpurl/ftpurl/fetch"
@@ -119,26 +122,42 @@ func ExampleWalkFunc() {
 	// 2 <nil>
 }
 
-// A name that is not one safe path element reaches the WalkFunc with
-// ErrUnsafeName, and is never entered; a program that writes files
-// skips it.
+// A name that is not one path element (here a control character in
+// it) reaches the WalkFunc with ErrUnsafeName, and is never entered; a
+// backslash is part of a name, as io/fs takes it.
 func ExampleErrUnsafeName() {
-	addr, stop := exampleServer()
+	dir, err := os.MkdirTemp("", "ftpurl-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	for _, name := range []string{"bell\a.txt", `back\slash.txt`} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	addr, stop, err := newFtpserverlib(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer stop()
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	err := fetch.Walk(ctx, "ftp://"+addr+"/walk/", func(path string, e fetch.Entry, err error) error {
+	var names []string
+	err = fetch.Walk(ctx, "ftp://"+addr+"/", func(path string, e fetch.Entry, err error) error {
 		if errors.Is(err, fetch.ErrUnsafeName) {
 			fmt.Printf("skipped %q\n", e.Name)
 			return nil
 		}
+		names = append(names, path)
 		return err
 	})
-	fmt.Println(err)
+	slices.Sort(names)
+	fmt.Println(names, err)
 	// Output:
-	// skipped "back\\slash.txt"
-	// <nil>
+	// skipped "bell\a.txt"
+	// [. back\slash.txt] <nil>
 }
 
 // WithModTime asks the file's time (MDTM, RFC 3659 §3) beside its RETR.

@@ -26,7 +26,7 @@ func TestMirrorCommandOnServers(t *testing.T) {
 	}
 	summary := regexp.MustCompile(`: (\d+) files \(\d+ bytes\) fetched, .*; (\d+) failed\n$`)
 	want := map[string]string{"plain.txt": "plain", "with space.txt": "space", "100%.txt": "percent", "x;type=d": "typecode",
-		"-lead.txt": "dash", "ünï.txt": "utf-8", "sub/deep.txt": "deep", "future.txt": "future"}
+		"-lead.txt": "dash", "ünï.txt": "utf-8", "sub/deep.txt": "deep", "future.txt": "future", `back\slash.txt`: "backslash"}
 	for _, name := range serverNames {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -70,8 +70,11 @@ func TestMirrorCommandOnServers(t *testing.T) {
 				// reads the 0xFF of "SIZE \xff\xfe.bin" as Telnet IAC
 				// (fetch sends it undoubled: see the report of issue 26).
 				lossy := strings.Contains(stderr, "??.bin") || strings.Contains(stderr, "%FF%FE.bin")
+				// Pure-FTPd refuses a name with a backslash: "553
+				// Prohibited file name".
+				prohibited := strings.Contains(stderr, "553 Prohibited file name: back")
 				wantFailed := 0
-				for _, b := range []bool{locked, lossy} {
+				for _, b := range []bool{locked, lossy, prohibited} {
 					if b {
 						wantFailed++
 					}
@@ -79,13 +82,18 @@ func TestMirrorCommandOnServers(t *testing.T) {
 				// The exit status is the first failure's: 78 for the
 				// unreadable directory, 1 for ProFTPD's Telnet reply,
 				// whichever of the sessions met first.
-				if failed != wantFailed || (failed == 0) != (code == 0) || failed > 0 && code != 78 && !(lossy && code == 1) {
+				if failed != wantFailed || (failed == 0) != (code == 0) || failed > 0 && code != 78 && !((lossy || prohibited) && code == 1) {
 					t.Errorf("%s: exit %d, %d failed; stderr %q", tg.mode, code, failed, stderr)
 				}
-				if !strings.Contains(stderr, `skipped back\slash.txt`) {
-					t.Errorf("%s: the backslash's name not skipped: %q", tg.mode, stderr)
+				// A backslash is part of a name on Unix, as io/fs
+				// takes it (issue 36): copied, as lftp and wget copy it.
+				if strings.Contains(stderr, `skipped back\slash.txt`) {
+					t.Errorf("%s: the backslash's name skipped: %q", tg.mode, stderr)
 				}
 				for p, text := range want {
+					if prohibited && p == `back\slash.txt` {
+						continue
+					}
 					if b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p))); err != nil || string(b) != text {
 						t.Errorf("%s: %s: %q, %v", tg.mode, p, b, err)
 					}

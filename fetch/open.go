@@ -3,6 +3,8 @@ package fetch
 import (
 	"context"
 	"errors"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -167,4 +169,41 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 	}
 	resp.live, resp.cancel = x.s, cancel
 	return resp, nil
+}
+
+// asDirectory returns u with its Name as its last directory and no
+// typecode: a URL of the directory u names, whatever it names.
+func asDirectory(u *ftpurl.URL) *ftpurl.URL {
+	d := *u
+	if d.Name != "" {
+		d.Dirs = append(slices.Clip(u.Dirs), u.Name)
+	}
+	d.Name, d.Type = "", 0
+	return &d
+}
+
+// fileOf returns the URL of the file that d, a directory URL, names:
+// its last directory as its Name.
+func fileOf(d *ftpurl.URL) *ftpurl.URL {
+	f := *d
+	for i := len(d.Dirs) - 1; i >= 0; i-- {
+		if d.Dirs[i] != "" {
+			f.Dirs, f.Name = slices.Clip(d.Dirs[:i]), d.Dirs[i]
+			break
+		}
+	}
+	return &f
+}
+
+// baseName is the FileInfo name of u: its last path segment.
+func baseName(u *ftpurl.URL) string {
+	if u.Name != "" {
+		return u.Name
+	}
+	for i := len(u.Dirs) - 1; i >= 0; i-- {
+		if u.Dirs[i] != "" {
+			return path.Base(u.Dirs[i])
+		}
+	}
+	return "/"
 }

@@ -3,7 +3,6 @@ package fetch
 import (
 	"context"
 	"io/fs"
-	"path"
 	"strings"
 	"time"
 
@@ -32,11 +31,24 @@ func (c *Client) Stat(ctx context.Context, rawURL string, opts ...Option) (fs.Fi
 	if err != nil {
 		return nil, err
 	}
+	return c.statRequest(ctx, r)
+}
+
+// stat is Stat of a URL parsed already.
+func (c *Client) stat(ctx context.Context, u *ftpurl.URL, cfg config) (fs.FileInfo, error) {
+	r, err := newRequestFor(u, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return c.statRequest(ctx, r)
+}
+
+func (c *Client) statRequest(ctx context.Context, r *request) (fs.FileInfo, error) {
 	ctx, cancel := r.withTimeout(ctx)
 	defer cancel()
 	x := c.newExchange(ctx, r)
 	var fi fs.FileInfo
-	err = x.run(func() (err error) {
+	err := x.run(func() (err error) {
 		fi, err = x.stat()
 		return err
 	})
@@ -116,17 +128,4 @@ func mlstEntry(rep reply) (Entry, bool) {
 		}
 	}
 	return Entry{}, false
-}
-
-// baseName is the FileInfo name of u: its last path segment.
-func baseName(u *ftpurl.URL) string {
-	if u.Name != "" {
-		return u.Name
-	}
-	for i := len(u.Dirs) - 1; i >= 0; i-- {
-		if u.Dirs[i] != "" {
-			return path.Base(u.Dirs[i])
-		}
-	}
-	return "/"
 }

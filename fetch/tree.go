@@ -14,10 +14,11 @@ import (
 )
 
 // ErrUnsafeName is what errors.Is finds in the error that [Client.Walk]
-// passes to its WalkFunc with an entry whose name is not one safe path
-// element: empty, ".", "..", holding "/" or "\", or a control
-// character. Walk never descends into such an entry; a program that
-// writes files must not use the name (a server chose it).
+// passes to its WalkFunc with an entry whose name is not one path
+// element: empty, ".", "..", holding "/", or a control character. Walk
+// never descends into such an entry; a program that writes files must
+// not use the name (a server chose it). A backslash or a colon is part
+// of a name, as io/fs takes it (fs.ValidPath).
 var ErrUnsafeName = errors.New("the server listed a name that is not one safe path element")
 
 // ReadDir lists a directory with [DefaultClient]; see [Client.ReadDir].
@@ -51,17 +52,6 @@ func (c *Client) ReadDir(ctx context.Context, rawURL string, opts ...Option) ([]
 		return nil, err
 	}
 	return c.readDir(ctx, asDirectory(u), cfg)
-}
-
-// asDirectory returns u with its Name as its last directory and no
-// typecode: a URL of the directory u names, whatever it names.
-func asDirectory(u *ftpurl.URL) *ftpurl.URL {
-	d := *u
-	if d.Name != "" {
-		d.Dirs = append(slices.Clip(u.Dirs), u.Name)
-	}
-	d.Name, d.Type = "", 0
-	return &d
 }
 
 func (c *Client) readDir(ctx context.Context, u *ftpurl.URL, cfg config) ([]Entry, error) {
@@ -236,15 +226,22 @@ func Walk(ctx context.Context, rawURL string, fn WalkFunc, opts ...Option) error
 // entry that [Client.ReadDir] lists, depth first, in the server's
 // order. A directory that cannot be listed is passed to fn a second
 // time with its error, and the walk goes on if fn returns nil, as
-// fs.WalkDir does; the root's error, when fn returns it, is Walk's.
+// fs.WalkDir does; the root's error, when fn returns it, is Walk's. A
+// URL that names a file gives fn that file once (path ".", its Entry
+// from [Client.Stat]), as fs.WalkDir does for a file root: the root is
+// listed before fn sees it, and a root whose CWD the server refuses for
+// a name that MLST, MDTM or SIZE finds is that file.
 //
 // Walk never follows a symbolic link (an Entry with fs.ModeSymlink is
 // passed to fn and not entered), so no loop can form, and never lists a
-// directory twice. An entry whose name is not one safe path element
-// (empty, ".", "..", holding "/", "\" or a control character) is
-// passed with an error that wraps [ErrUnsafeName], path holding the
-// name as the server sent it, and never entered. Walk uses the Client's
-// sessions one listing at a time, so it keeps at most one busy.
+// directory twice. An entry whose name is not one path element (empty,
+// ".", "..", holding "/" or a control character) is passed with an
+// error that wraps [ErrUnsafeName], path holding the name as the server
+// sent it, and never entered. A backslash or a colon is part of a
+// name, as io/fs takes it (fs.ValidPath): a program that writes files
+// checks each name for its own system (filepath.IsLocal). Walk uses the
+// Client's sessions one listing at a time, so it keeps at most one
+// busy.
 func (c *Client) Walk(ctx context.Context, rawURL string, fn WalkFunc, opts ...Option) error {
 	cfg := newConfig(opts)
 	u, err := cfg.grammar.Parse(rawURL)
@@ -253,7 +250,7 @@ func (c *Client) Walk(ctx context.Context, rawURL string, fn WalkFunc, opts ...O
 	}
 	root := asDirectory(u)
 	w := &walker{c: c, ctx: ctx, cfg: cfg, fn: fn, seen: map[string]bool{}}
-	err = w.walk(root, ".", Entry{Name: baseName(root), Mode: fs.ModeDir, Size: -1})
+	err = w.root(root)
 	if err == fs.SkipDir || err == fs.SkipAll {
 		return nil
 	}
@@ -266,6 +263,28 @@ type walker struct {
 	cfg  config
 	fn   WalkFunc
 	seen map[string]bool // the directories listed, by their URL
+}
+
+// root walks the tree from its root, dir: listed first, so that a file
+// root is passed to fn as the file it is.
+func (w *walker) root(dir *ftpurl.URL) error {
+	e := Entry{Name: baseName(dir), Mode: fs.ModeDir, Size: -1}
+	w.seen[dir.String()] = true
+	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, true)
+	var fe *Error
+	if errors.As(err, &fe) && fe.file {
+		fi, serr := w.c.stat(w.ctx, fileOf(dir), w.cfg)
+		if serr == nil {
+			return w.fn(".", fi.Sys().(Entry), nil)
+		}
+	}
+	if err := w.fn(".", e, nil); err != nil {
+		return err
+	}
+	if unique != "" {
+		w.seen["unique "+unique] = true
+	}
+	return w.children(dir, ".", e, entries, err)
 }
 
 // walk calls fn for the directory dir at p, lists it and walks its
@@ -286,13 +305,19 @@ func (w *walker) walk(dir *ftpurl.URL, p string, e Entry) error {
 	if u != "" {
 		w.seen["unique "+u] = true
 	}
-	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, p == ".")
+	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, false)
 	if unique != "" && unique != u {
 		if w.seen["unique "+unique] {
 			return nil // reached another way (a link the listing did not show as one)
 		}
 		w.seen["unique "+unique] = true
 	}
+	return w.children(dir, p, e, entries, err)
+}
+
+// children passes the listing error of the directory dir at p to fn,
+// then walks its entries.
+func (w *walker) children(dir *ftpurl.URL, p string, e Entry, entries []Entry, err error) error {
 	if err != nil {
 		if err := w.fn(p, e, err); err != nil {
 			return err
@@ -330,15 +355,17 @@ func (w *walker) walk(dir *ftpurl.URL, p string, e Entry) error {
 	return nil
 }
 
-// safeName reports whether a listed name is one path element that is
-// safe to join to a local directory or to a URL: not empty, "." or
-// "..", and without "/", "\" or a control character.
+// safeName reports whether a listed name is one path element that can
+// be joined to a URL and walked: not empty, "." or "..", and without
+// "/" or a control character. A backslash or a colon is part of a name,
+// as io/fs takes it; whether the name is safe for a local file system is
+// the caller's to check (filepath.IsLocal).
 func safeName(name string) bool {
 	if name == "" || name == "." || name == ".." {
 		return false
 	}
 	for _, r := range name {
-		if r == '/' || r == '\\' || isControl(r) {
+		if r == '/' || isControl(r) {
 			return false
 		}
 	}

@@ -7,6 +7,7 @@ package fetch_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -149,7 +150,7 @@ func TestReadDir(t *testing.T) {
 
 // TestWalkOnServers walks "walk/" on the five servers: each path once,
 // links never entered (no loop, though "loop" and "sub/up" make two),
-// the unsafe name passed with ErrUnsafeName, fs.SkipDir and fs.SkipAll
+// a backslash part of a name (fs.ValidPath), fs.SkipDir and fs.SkipAll
 // as fs.WalkDir has them.
 func TestWalkOnServers(t *testing.T) {
 	for _, name := range serverNames {
@@ -192,8 +193,10 @@ func TestWalkOnServers(t *testing.T) {
 					t.Errorf("%s not visited; visited %v", p, seen)
 				}
 			}
-			if len(unsafe) != 1 || unsafe[0] != `back\slash.txt` {
-				t.Errorf("unsafe names %q, want the backslash's", unsafe)
+			// A backslash is part of a name, as io/fs takes it
+			// (fs.ValidPath; DESIGN, "The tree"): no unsafe name here.
+			if len(unsafe) != 0 || seen[`back\slash.txt`] != 1 {
+				t.Errorf("unsafe names %q, back\\slash.txt visited %d times; want none, and once", unsafe, seen[`back\slash.txt`])
 			}
 
 			// fs.SkipDir on a directory skips it; on a file, the rest
@@ -278,5 +281,39 @@ func TestReadDirKeepsWhatItRead(t *testing.T) {
 	}
 	if n := f.dialCount(); n != 1 {
 		t.Errorf("%d logins for two ReadDirs, want 1: a listing with an unreadable line leaves the session whole", n)
+	}
+}
+
+// TestWalkFileRoot: DESIGN, "The tree": "A URL that names a file gives
+// fn that file once, as fs.WalkDir does for a file root"; before, fn
+// got "." as a directory, then the listing's error. A missing root is
+// still "." with its error, as fs.WalkDir passes a root it cannot stat.
+func TestWalkFileRoot(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			c := &fetch.Client{}
+			t.Cleanup(c.CloseIdleConnections)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var calls []string
+			err := c.Walk(ctx, "ftp://"+srv.addr+"/walk/plain.txt", func(p string, e fetch.Entry, err error) error {
+				calls = append(calls, fmt.Sprintf("%s %s %v size=%d err=%v", p, e.Name, e.Mode.Type(), e.Size, err))
+				return nil
+			})
+			want := []string{". plain.txt ---------- size=5 err=<nil>"}
+			if err != nil || !slices.Equal(calls, want) {
+				t.Errorf("Walk of a file: calls %q, err %v; want %q", calls, err, want)
+			}
+			calls = nil
+			err = c.Walk(ctx, "ftp://"+srv.addr+"/walk/missing/", func(p string, e fetch.Entry, err error) error {
+				calls = append(calls, fmt.Sprintf("%s notFound=%v", p, errors.Is(err, fetch.ErrNotFound)))
+				return err
+			})
+			if !errors.Is(err, fetch.ErrNotFound) || !slices.Equal(calls, []string{". notFound=false", ". notFound=true"}) {
+				t.Errorf("Walk of a missing directory: calls %q, err %v; want the root, then its ErrNotFound", calls, err)
+			}
+		})
 	}
 }

@@ -531,6 +531,7 @@ func exitCode(err error, reading bool) int {
 	var pse *proxySetupError
 	var pxe *proxyError
 	var pce *proxyConnectError
+	var fre *fileRootError
 	isFetch := errors.As(err, &fe)
 	switch {
 	case errors.As(err, &pe):
@@ -573,7 +574,7 @@ func exitCode(err error, reading bool) int {
 		return exitResolve
 	case isFetch && fe.Op == "dial" && fe.Code == 0:
 		return exitConnect
-	case isFetch && fe.Op == "cwd" && fe.Code >= 500:
+	case errors.As(err, &fre), isFetch && fe.Op == "cwd" && fe.Code >= 500:
 		// curl's CURLE_REMOTE_ACCESS_DENIED: "For FTP, this occurs
 		// while trying to change to the remote directory."
 		return exitCWD

@@ -220,9 +220,21 @@ func localRootName(u *ftpurl.URL) string {
 }
 
 // isLocalName reports whether name is one local path element that
-// stays in its directory: filepath.IsLocal, without a separator.
+// stays in its directory on this system: filepath.IsLocal, without a
+// separator. A backslash is part of a name on Unix, as io/fs takes it,
+// and a separator on Windows.
 func isLocalName(name string) bool {
-	return name != "." && filepath.IsLocal(name) && !strings.ContainsAny(name, `/\`) && !strings.ContainsRune(name, filepath.Separator)
+	return name != "." && filepath.IsLocal(name) && !strings.ContainsAny(name, "/"+string(filepath.Separator))
+}
+
+// A fileRootError is a mirror's URL that names a file: there is no tree
+// to copy. Its exit code is curl's for a path that cannot be entered
+// (9, CURLE_REMOTE_ACCESS_DENIED), as before Walk gave a file root as
+// the file.
+type fileRootError struct{ name string }
+
+func (e *fileRootError) Error() string {
+	return "the URL names the file " + quoteName(e.name) + ", not a directory: ftpget -O URL fetches it"
 }
 
 // visit is the walk's fetch.WalkFunc: it makes the directories, queues
@@ -231,6 +243,8 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 	switch {
 	case err != nil && p == ".":
 		return err // the root: the walk ends, and its error is the run's
+	case p == "." && !e.Mode.IsDir():
+		return &fileRootError{name: e.Name} // Walk gives a file root as the file
 	case errors.Is(err, fetch.ErrUnsafeName):
 		m.count(&m.unsafe, "skipped %s: not a safe local name (a server-chosen name that could leave %s)", quoteName(p), m.dir)
 		return nil
