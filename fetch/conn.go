@@ -301,6 +301,25 @@ func (c *control) cmd(line string) (reply, error) {
 	return c.readFinal()
 }
 
+// maxCutReplies bounds the replies readTo reads.
+const maxCutReplies = 8
+
+// readTo reads replies until one whose code is a or b, and discards
+// the others (see transfer.cut); a 421, or more than maxCutReplies
+// replies, is an error.
+func (c *control) readTo(a, b int) error {
+	for range maxCutReplies {
+		rep, err := c.read()
+		if err != nil {
+			return err
+		}
+		if rep.code == a || rep.code == b {
+			return nil
+		}
+	}
+	return fmt.Errorf("no %03d reply in %d replies after ABOR", a, maxCutReplies)
+}
+
 // readFinal reads a reply that must be final (RFC 959 §4.2): a 1xx is a
 // *cutReply, since the reply that follows it is still unread.
 func (c *control) readFinal() (reply, error) {

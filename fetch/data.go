@@ -407,6 +407,44 @@ func (t *transfer) why(err error) error {
 	return err
 }
 
+// cut ends a transfer before its end and leaves the control
+// connection in step, for the session to serve another use. The five
+// servers answer a data connection closed early each their own way
+// (docs/servers.md: vsftpd 426, ProFTPD 426, pyftpdlib 426 at times
+// after a NOOP's 200, ftpserverlib 550 or 426, Pure-FTPd a stray 150 or
+// 500 and nothing else, and it drops what follows ABOR in the same
+// read), so cut closes the data connection, sends ABOR alone (RFC 959
+// §4.1.3), reads replies to ABOR's 225 or 226 (the RETR's 226 where
+// the transfer had ended), then sends NOOP and reads to its 200: every
+// reply between is the transfer's or ABOR's. It gives up after
+// maxCutReplies replies; an error leaves the session to be closed.
+func (t *transfer) cut() error {
+	if t.ended {
+		return t.endErr
+	}
+	t.ended, t.endErr = true, errCut
+	t.conn.Close()
+	if err := t.unwatch(); err != nil {
+		return err
+	}
+	ctl := t.s.ctl
+	if t.final == nil {
+		if err := ctl.send("ABOR"); err != nil {
+			return err
+		}
+		if err := ctl.readTo(225, 226); err != nil {
+			return err
+		}
+	}
+	if err := ctl.send("NOOP"); err != nil {
+		return err
+	}
+	return ctl.readTo(200, 200)
+}
+
+// errCut is the end of a transfer that cut ended.
+var errCut = errors.New("the transfer was ended before its end")
+
 // abort closes the data connection, leaving the final reply unread:
 // the session is not reused.
 func (t *transfer) abort() { t.conn.Close() }

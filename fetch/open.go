@@ -154,9 +154,14 @@ func (c *Client) Open(ctx context.Context, rawURL string, opts ...Option) (*Resp
 	if err != nil {
 		return nil, err
 	}
+	return c.open(ctx, r)
+}
+
+// open is Open of a request made already.
+func (c *Client) open(ctx context.Context, r *request) (*Response, error) {
 	ctx, cancel := r.withTimeout(ctx)
 	x := c.newExchange(ctx, r)
-	err = x.run(x.open)
+	err := x.run(x.open)
 	resp := x.resp
 	if err != nil {
 		cancel()

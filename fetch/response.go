@@ -221,6 +221,25 @@ func (r *Response) Close() error {
 	return nil
 }
 
+// cut ends the file's transfer before its end and gives the session
+// back in step (transfer.cut), or closes it where that fails: Close
+// for a reader that moves (FS's Seek and ReadAt), which would otherwise
+// cost a new login each time.
+func (r *Response) cut() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	r.closed = true
+	ok := true
+	if r.body != nil && r.readErr == nil {
+		ok = r.body.cut() == nil
+	}
+	r.peek, r.body = nil, nil
+	r.finish(ok)
+}
+
 // WriteTo writes the file to w until its end, as Read reads it, with a
 // buffer sized to the file (up to 256 KiB), so that io.Copy moves a
 // large file in few system calls. It returns the bytes written and nil

@@ -424,6 +424,14 @@ func buildTree(dir string) error {
 		"-dash.txt":                []byte("dash\n"),
 		"odd/~":                    []byte("tilde\n"),
 		"odd/~dir/x.txt":           []byte("x\n"),
+		// The tree of TestFSOnServers (fstest.TestFS).
+		"fs/binary.bin":     binaryFile(),
+		"fs/empty.txt":      nil,
+		"fs/sub/deep.txt":   []byte("deep\n"),
+		"fs/sub/more/x.txt": []byte("x\n"),
+		"fs/with space.txt": []byte("spaces\n"),
+		"fs/semi;colon.txt": []byte("semicolon\n"),
+		"fs/ünïcödé.txt":    []byte("utf-8\n"),
 	}
 	// 300 files of 4 KiB for BenchmarkVsCurl.
 	for i := range benchFiles {
