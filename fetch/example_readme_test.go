@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"net"
 	"net/http"
@@ -141,6 +142,32 @@ func Example_readmeStatResume() {
 }
 
 // The README's upload.
+func Example_readmeFS() {
+	stop := readmeMirror()
+	defer stop()
+	ctx := context.Background()
+
+	fsys, err := fetch.NewFS(ctx, "ftp://ftp.example.org/pub/") // one login, reused by every call
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Println(path, d.IsDir()) // . true, README false, linux true, linux/README false
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// . true
+	// README false
+	// linux true
+	// linux/README false
+}
+
 func Example_readmeUpload() {
 	stop := readmeMirror()
 	defer stop()

@@ -26,6 +26,10 @@
 // never dropped. Names in listings are the server's: check them
 // (filepath.IsLocal) before they name a file.
 //
+// A directory URL is also an io/fs file system: [Client.FS] gives an
+// [FS] that fs.WalkDir, os.CopyFS, http.FileServerFS and testing/fstest
+// take, on the Client's sessions.
+//
 // TLS: an ftps:// URL is TLS from the first byte (implicit, port 990);
 // [WithTLS] secures an ftp:// URL with AUTH TLS (RFC 4217) and never
 // falls back to clear text. Every data connection is TLS too, and
