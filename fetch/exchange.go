@@ -46,6 +46,7 @@ type exchange struct {
 	// where self).
 	mkdirs bool
 	self   bool
+	links  bool // readDirUnique's links
 	unique string
 }
 

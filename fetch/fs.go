@@ -28,7 +28,10 @@ import (
 // What Open, Stat and ReadDir say of a name comes from one listing of
 // its directory ([Client.ReadDir]: MLSD, else LIST), so that a
 // DirEntry's Info and the File's Stat agree: an Open costs a listing of
-// the parent and, for a file, a RETR once it is read. A name the
+// the parent and, for a file, a RETR once it is read. Where an MLSD
+// listing holds directories, LIST tells which are links (a server such
+// as pyftpdlib shows a link to a directory as the directory, which
+// would make fs.WalkDir loop), so such a listing costs two. A name the
 // directory does not list is fs.ErrNotExist; a listed one the server
 // will not read or list is fs.ErrPermission. A symbolic link is
 // followed ([Client.Stat] of it). A file's fs.File is also an
@@ -135,7 +138,7 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
 	}
-	entries, err := f.c.readDir(f.ctx, f.dirURL(name), f.cfg)
+	entries, err := f.list(name)
 	if err != nil && len(entries) == 0 {
 		return nil, f.pathError("readdir", name, err)
 	}
@@ -224,11 +227,20 @@ func (f *FS) lookup(op, name string) (Entry, error) {
 	return e, nil
 }
 
+// list lists the directory name as [Client.ReadDir] does, and where its
+// MLSD listing holds a directory, asks LIST which are links: a server
+// whose MLSD shows a link to a directory as the directory (pyftpdlib)
+// would make fs.WalkDir loop through "up -> ..".
+func (f *FS) list(name string) ([]Entry, error) {
+	entries, _, err := f.c.readDirUnique(f.ctx, f.dirURL(name), f.cfg, false, true)
+	return entries, err
+}
+
 // listed returns the entry of name in its directory's listing, or an
 // error with fs.ErrNotExist where the listing has none.
 func (f *FS) listed(name string) (Entry, error) {
 	dir, base := path.Split(name)
-	entries, err := f.c.readDir(f.ctx, f.dirURL(path.Clean(dir+".")), f.cfg)
+	entries, err := f.list(path.Clean(dir + "."))
 	for _, e := range entries {
 		if e.Name == base {
 			return e, nil

@@ -121,6 +121,24 @@ func TestFSErrors(t *testing.T) {
 					t.Errorf("ReadDir(walk/locked): %v, %v; want its one file", locked, err)
 				}
 			}
+			// A name that is not an io/fs name ("\xff\xfe.bin", not
+			// UTF-8) is left out of ReadDir and named in its error;
+			// pyftpdlib lists it as "??.bin", an io/fs name.
+			walk, err := fsys.ReadDir("walk")
+			for _, d := range walk {
+				if !fs.ValidPath(d.Name()) {
+					t.Errorf("ReadDir(walk) holds %q, not an io/fs name", d.Name())
+				}
+			}
+			var pe *fs.PathError
+			switch {
+			case name == "pyftpdlib":
+				if err != nil {
+					t.Errorf("ReadDir(walk): %v", err)
+				}
+			case !errors.As(err, &pe) || !strings.Contains(err.Error(), `"\xff\xfe.bin"`) || len(walk) < 10:
+				t.Errorf("ReadDir(walk): %d entries, %v; want the others, and an *fs.PathError naming \"\\xff\\xfe.bin\"", len(walk), err)
+			}
 			if _, err := fetch.NewFS(ctx, "ftp://"+srv.addr+"/text.txt"); err == nil {
 				t.Error("NewFS of a file: no error")
 			}
@@ -150,6 +168,46 @@ func TestFSErrors(t *testing.T) {
 			}
 			if _, err := fsys.ReadFile("a"); err == nil || !strings.Contains(err.Error(), "is a directory") {
 				t.Errorf("ReadFile of a directory: %v", err)
+			}
+		})
+	}
+}
+
+// TestFSWalkDirEndsOnLinks: fs.WalkDir over an FS never goes through a
+// link, on the five servers: pyftpdlib's MLSD shows a link to a
+// directory as the directory ("walk/sub/up -> ..", "walk/loop -> ."),
+// which LIST tells apart (FS.list); before, fs.WalkDir went down
+// sub/up/sub/up/... without end.
+func TestFSWalkDirEndsOnLinks(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			c := &fetch.Client{}
+			t.Cleanup(c.CloseIdleConnections)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			fsys, err := c.FS(ctx, "ftp://"+srv.addr+"/walk/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+				if strings.HasPrefix(p, "sub/up/") || strings.HasPrefix(p, "loop/") || strings.HasPrefix(p, "link-dir/") {
+					t.Errorf("%s: fs.WalkDir went through a link", p)
+					return fs.SkipAll
+				}
+				if err == nil {
+					seen[p] = true
+					// A link (ftpserverlib's MLSD says a file).
+					if p == "sub/up" && d.IsDir() {
+						t.Errorf("sub/up is %v, want no directory", d.Type())
+					}
+				}
+				return nil
+			})
+			if err != nil || !seen["sub/deep.txt"] || !seen["sub/up"] {
+				t.Errorf("fs.WalkDir: %v; seen %v", err, seen)
 			}
 		})
 	}

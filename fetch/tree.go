@@ -55,14 +55,17 @@ func (c *Client) ReadDir(ctx context.Context, rawURL string, opts ...Option) ([]
 }
 
 func (c *Client) readDir(ctx context.Context, u *ftpurl.URL, cfg config) ([]Entry, error) {
-	entries, _, err := c.readDirUnique(ctx, u, cfg, false)
+	entries, _, err := c.readDirUnique(ctx, u, cfg, false, false)
 	return entries, err
 }
 
 // readDirUnique is readDir, and the listed directory's unique fact
 // where MLSD gave one; with self, from MLST where the listing has no
-// cdir line.
-func (c *Client) readDirUnique(ctx context.Context, u *ftpurl.URL, cfg config, self bool) ([]Entry, string, error) {
+// cdir line. With links, an MLSD listing that holds a directory is
+// checked against LIST for links shown as their targets (linksFromLIST)
+// even where no two directories share a unique fact: FS does, as
+// fs.WalkDir cannot tell a loop by unique facts as Walk does.
+func (c *Client) readDirUnique(ctx context.Context, u *ftpurl.URL, cfg config, self, links bool) ([]Entry, string, error) {
 	r, err := newRequestFor(u, cfg)
 	if err != nil {
 		return nil, "", err
@@ -73,7 +76,7 @@ func (c *Client) readDirUnique(ctx context.Context, u *ftpurl.URL, cfg config, s
 	var unique string
 	var unread error // lines no entry could be read from: the session is whole
 	x := c.newExchange(ctx, r)
-	x.self = self
+	x.self, x.links = self, links
 	err = x.run(func() (err error) {
 		entries, unread, err = x.readDir()
 		unique = x.unique
@@ -146,7 +149,7 @@ func (x *exchange) readDir() (entries []Entry, unread, err error) {
 		}
 	}
 	entries = slices.DeleteFunc(entries, func(e Entry) bool { return e.Name == "" || e.Name == "." || e.Name == ".." })
-	if st.Command == "MLSD" && sharedUnique(entries) {
+	if st.Command == "MLSD" && (sharedUnique(entries) || x.links && slices.ContainsFunc(entries, func(e Entry) bool { return e.Mode.IsDir() })) {
 		x.linksFromLIST(entries, st.Arg)
 	}
 	if len(lines) == 0 {
@@ -270,7 +273,7 @@ type walker struct {
 func (w *walker) root(dir *ftpurl.URL) error {
 	e := Entry{Name: baseName(dir), Mode: fs.ModeDir, Size: -1}
 	w.seen[dir.String()] = true
-	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, true)
+	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, true, false)
 	var fe *Error
 	if errors.As(err, &fe) && fe.file {
 		fi, serr := w.c.stat(w.ctx, fileOf(dir), w.cfg)
@@ -305,7 +308,7 @@ func (w *walker) walk(dir *ftpurl.URL, p string, e Entry) error {
 	if u != "" {
 		w.seen["unique "+u] = true
 	}
-	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, false)
+	entries, unique, err := w.c.readDirUnique(w.ctx, dir, w.cfg, false, false)
 	if unique != "" && unique != u {
 		if w.seen["unique "+unique] {
 			return nil // reached another way (a link the listing did not show as one)
