@@ -569,7 +569,7 @@ func TestContextEndsAStalledFetch(t *testing.T) {
 // RFC 959 §4.1.3 leaves to the server: whether NLST of a directory
 // prefixes the names with it, and whether "." and ".." are among them.
 func TestNLSTNamesAsTheServerSendsThem(t *testing.T) {
-	top := []string{"-dash.txt", "a", "bench", "binary.bin", "empty.txt", "emptydir", "odd", "semi;colon.txt", "text.txt", "walk", "with space", "ünïcödé.txt"}
+	top := []string{"-dash.txt", "a", "bench", "binary.bin", "empty.txt", "emptydir", "fs", "odd", "semi;colon.txt", "text.txt", "walk", "with space", "ünïcödé.txt"}
 	topDots := append([]string{".", ".."}, top...)
 	cases := []struct {
 		name, path string

@@ -563,7 +563,7 @@ func TestMirrorExitStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runIn(t, "", "--mirror", out, url)
-	if s := summary(t, r.stderr); r.code != exitWrite || s[8] != 1 || !strings.Contains(r.stderr, "\nftpget: plain.txt: renameat plain.txt.ftpget-part plain.txt: file exists\n") {
+	if s := summary(t, r.stderr); r.code != exitWrite || s[8] != 1 || !strings.Contains("\n"+r.stderr, "\nftpget: plain.txt: renameat plain.txt.ftpget-part plain.txt: file exists\n") {
 		t.Errorf("exit %d, stderr %q; want 23, one failure on one line, the summary", r.code, r.stderr)
 	}
 	r = runIn(t, "", "--mirror", out, url+"missing/")
