@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -188,7 +189,8 @@ func FuzzParseListLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, unix int64) {
 		now := time.Unix(unix%(1<<40), 0).UTC()
 		var want []fetch.Entry
-		var wantUnparsed []string
+		var wantUnparsed, lines []string
+		vms := false // a line is an OpenVMS name alone, which the next completes
 		for _, line := range strings.Split(text, "\n") {
 			e, ok := fetch.ParseListLine(line, now)
 			if ok {
@@ -200,16 +202,29 @@ func FuzzParseListLine(f *testing.F) {
 				}
 			}
 			line = strings.TrimSuffix(line, "\r")
+			lines = append(lines, line)
 			if line == "" {
 				continue
 			}
+			vms = vms || fetch.IsVMSNameLine(line)
 			if e, ok := fetch.ParseListLine(line, now); ok {
 				want = append(want, e)
 			} else {
 				wantUnparsed = append(wantUnparsed, line)
 			}
 		}
+		// The whole listing reads as its lines do (Response.Entries,
+		// read in chunks, and parseLines).
 		got, unparsed := fetch.ParseListing(text, now)
+		byLines, unparsedLines := fetch.ParseLines(lines, now)
+		if !reflect.DeepEqual(got, byLines) || !slices.Equal(unparsed, unparsedLines) {
+			t.Fatalf("ParseListing(%q) = %+v, %q; its lines %+v, %q", text, got, unparsed, byLines, unparsedLines)
+		}
+		if vms {
+			// An OpenVMS entry may span two lines (ParseListLine's
+			// doc): line by line is no longer the same.
+			return
+		}
 		if len(got) != len(want) || len(got) > 0 && !reflect.DeepEqual(got, want) {
 			t.Fatalf("ParseListing(%q) = %+v, line by line %+v", text, got, want)
 		}

@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// An Entry is one line of a directory listing, as [ParseListLine] reads
-// it: a LIST line (Unix ls -l and its variants, DOS/IIS, EPLF) or an
+// An Entry is one entry of a directory listing, as [ParseListLine] reads
+// it: a LIST line (Unix ls -l and its variants, DOS/IIS, EPLF, and the
+// listings of OpenVMS, z/OS, IBM i, OS/2 and other systems) or an
 // MLSD/MLST fact line (RFC 3659 §7). Its zero value is no entry; a
 // field the line does not give has its "not given" value: Size -1, a
 // zero ModTime, an empty Target.
@@ -38,11 +39,12 @@ type Entry struct {
 	Local bool
 
 	// Target is a symlink's target where the listing gives it (ls's
-	// "name -> target", MLSD's "OS.unix=slink:target"). An ls line of
-	// another type that shows "name -> target" has it split the same
-	// way, as ftputil reads it.
+	// "name -> target", MLSD's "OS.unix=slink:target"). Only a link's
+	// line is split so: an ls line of another type (a file, a
+	// directory) has the rest of the line for its name, " -> " and
+	// all, and no Target.
 	Target string
-	Line   string // the line as the server sent it, without CRLF
+	Line   string // the line as the server sent it, without CRLF (an OpenVMS entry split over two lines: both, joined by one SP)
 }
 
 // Info returns e as an fs.FileInfo: Name, Size, Mode and ModTime are
@@ -59,8 +61,13 @@ func (i entryInfo) ModTime() time.Time { return i.e.ModTime }
 func (i entryInfo) IsDir() bool        { return i.e.Mode.IsDir() }
 func (i entryInfo) Sys() any           { return i.e }
 
-// ParseListLine reads one line of a directory listing, without its
-// CRLF, into an Entry. It knows, and tells apart by their shape:
+// ParseListLine reads one entry of a directory listing into an Entry.
+// One call takes one entry's text: one line, without its CRLF; or,
+// for an OpenVMS entry whose name the server put on a line of its own
+// (a name too long for its column), that name line and the line after
+// it joined by one SP ("NAME.EXT;1" + " " + "  4/15  24-FEB-2003
+// ..."), as the listing readers of this package join them. It knows,
+// and tells apart by their shape:
 //
 //   - Unix "ls -l" lines and their variants: any of the type letters
 //     "-dlpcbsDL" (and Go's fs.FileMode strings, as ftpserverlib sends
@@ -69,12 +76,13 @@ func (i entryInfo) Sys() any           { return i.e }
 //     spaces (they are skipped: the size is the number before the
 //     date), dates as "Jan 2 15:04", "Jan 2 2006", "2 Jan 15:04",
 //     "Jan 02, 2006 15:04", "2006-01-02 15:04", "01-02 15:04",
-//     "2006.01.02", "02-jan-06" and with CJK suffixes ("1月 2日"), and
-//     "name -> target" (a name holding " -> " twice is ambiguous: the
-//     line is rejected). A "total N" line is no entry. Also read:
-//     FileZilla's dateless "drwxr-xr-x 3 u g 512 name" (no ModTime),
-//     and Sterling Connect:Enterprise's "-C--E-----FTP B X 1 2 Jan 1
-//     12:00 name" (no permissions).
+//     "2006.01.02", "02-jan-06" and with CJK suffixes ("1月 2日"). A
+//     link's "name -> target" is split (a link's name holding " -> "
+//     twice is ambiguous: the line is rejected); any other entry's
+//     name is the rest of the line, " -> " and all. A "total N" line
+//     is no entry. Also read: FileZilla's dateless "drwxr-xr-x 3 u g
+//     512 name" (no ModTime), and Sterling Connect:Enterprise's
+//     "-C--E-----FTP B X 1 2 Jan 1 12:00 name" (no permissions).
 //   - DOS/IIS lines: "01-02-06  03:04PM  <DIR>  name" or
 //     "2006-01-02  15:04  1,234 name": 2- or 4-digit years (a 2-digit
 //     year below 70 is 20xx), 12- or 24-hour times, sizes with commas.
@@ -92,6 +100,15 @@ func (i entryInfo) Sys() any           { return i.e }
 //     directory named "." or "..", whatever name the line gives (it is
 //     still in Line), so that a caller drops them as it drops ls's
 //     "." and "..".
+//   - The listings of other systems, each described at its reader:
+//     OpenVMS ([parseVMS]), IBM z/OS data sets, PDS members and JES
+//     jobs ([parseMVS]), IBM i (OS/400, [parseOS400]), OS/2
+//     ([parseOS2]), Novell NetWare ([parseNetware]), IBM z/VM
+//     ([parseZVM]), HP NonStop ([parseNonStop]), Microware OS-9
+//     ([parseOS9]), the old VShell ([parseVShell]), Nortel's VxWorks
+//     and wfFtp routers ([parseVxWorks], [parseWfFtp]) and numeric
+//     Unix lines ([parseNumericUnix]). Their permission columns are
+//     no Unix permissions: Mode has no permission bits for them.
 //
 // A LIST date without a year is given the year that puts it nearest to
 // now (within six months either way: a file dated 40 days ahead of now
@@ -101,7 +118,8 @@ func (i entryInfo) Sys() any           { return i.e }
 // ParseListLine reports false, and no entry, for a line it cannot read
 // whole: an unknown format, a field out of range (month 13, 25:00, a
 // size with letters), an empty name, and any line holding CR, LF or NUL.
-// It never panics, and Name, Target and Line are substrings of line.
+// It never panics, and Name, Target and Line are substrings of line,
+// but for a z/VM name (its file name and file type, joined by '.').
 func ParseListLine(line string, now time.Time) (Entry, bool) {
 	if line == "" || strings.ContainsAny(line, "\r\n\x00") {
 		return Entry{}, false
@@ -122,6 +140,9 @@ func ParseListLine(line string, now time.Time) (Entry, bool) {
 			e, ok = parseFacts(line)
 		}
 	}
+	if !ok {
+		e, ok = parseOther(line, now)
+	}
 	if !ok || e.Name == "" {
 		return Entry{}, false
 	}
@@ -130,12 +151,10 @@ func ParseListLine(line string, now time.Time) (Entry, bool) {
 }
 
 // parseListing splits a whole listing into lines (LF, with a CR before
-// it dropped) and parses each with ParseListLine. Empty lines and
-// ls's "total N" lines are skipped; the lines that do not parse are
-// returned in unparsed, in order.
+// it dropped) and reads them as parseLines does.
 func parseListing(text string, now time.Time) (entries []Entry, unparsed []string) {
 	// One Entry a line, allocated once: no append doubles the slice.
-	entries = make([]Entry, 0, strings.Count(text, "\n")+1)
+	r := listReader{now: now, entries: make([]Entry, 0, strings.Count(text, "\n")+1)}
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -143,31 +162,66 @@ func parseListing(text string, now time.Time) (entries []Entry, unparsed []strin
 		} else {
 			text = ""
 		}
-		entries, unparsed = addLine(entries, unparsed, strings.TrimSuffix(line, "\r"), now)
+		r.add(strings.TrimSuffix(line, "\r"))
 	}
-	return entries, unparsed
+	return r.end()
 }
 
-// parseLines parses a listing already split into lines without their
-// line ends, as parseListing does.
+// parseLines reads a listing already split into lines without their
+// line ends: each line with ParseListLine, but for an OpenVMS name
+// alone on its line, which is joined to the next line by one SP (see
+// ParseListLine). Empty lines and ls's "total N" lines are skipped; the
+// lines that do not parse are returned in unparsed, in order (a VMS
+// name line whose next line does not complete it among them).
 func parseLines(lines []string, now time.Time) (entries []Entry, unparsed []string) {
-	entries = make([]Entry, 0, len(lines))
+	r := listReader{now: now, entries: make([]Entry, 0, len(lines))}
 	for _, line := range lines {
-		entries, unparsed = addLine(entries, unparsed, line, now)
+		r.add(line)
 	}
-	return entries, unparsed
+	return r.end()
 }
 
-// addLine parses one line of a listing into entries, or keeps it in
-// unparsed; an empty line and ls's "total N" line are neither.
-func addLine(entries []Entry, unparsed []string, line string, now time.Time) ([]Entry, []string) {
+// A listReader reads a listing line by line into entries and unparsed.
+type listReader struct {
+	now      time.Time
+	entries  []Entry
+	unparsed []string
+	vmsName  string // a VMS name line that waits for the line with its columns
+}
+
+// add reads one line, without its line end.
+func (r *listReader) add(line string) {
 	if line == "" || isTotalLine(line) {
-		return entries, unparsed
+		return
 	}
-	if e, ok := ParseListLine(line, now); ok {
-		return append(entries, e), unparsed
+	if r.vmsName != "" {
+		name := r.vmsName
+		r.vmsName = ""
+		if e, ok := ParseListLine(name+" "+line, r.now); ok {
+			r.entries = append(r.entries, e)
+			return
+		}
+		r.unparsed = append(r.unparsed, name)
 	}
-	return entries, append(unparsed, line)
+	if e, ok := ParseListLine(line, r.now); ok {
+		r.entries = append(r.entries, e)
+		return
+	}
+	if isVMSNameLine(line) {
+		r.vmsName = line
+		return
+	}
+	r.unparsed = append(r.unparsed, line)
+}
+
+// end returns what the lines read, a VMS name line left waiting in
+// unparsed.
+func (r *listReader) end() ([]Entry, []string) {
+	if r.vmsName != "" {
+		r.unparsed = append(r.unparsed, r.vmsName)
+		r.vmsName = ""
+	}
+	return r.entries, r.unparsed
 }
 
 // isTotalLine reports whether line is ls's "total N" line, which
@@ -547,14 +601,8 @@ func parseUnix(line string, now time.Time) (Entry, bool) {
 			return Entry{}, false
 		}
 		e := Entry{Mode: mode, Size: size, ModTime: d.t, Precision: d.prec, Local: true}
-		name, target, arrow := strings.Cut(rest, " -> ")
-		if arrow {
-			if strings.Contains(target, " -> ") || name == "" {
-				return Entry{}, false // ambiguous: which arrow is ls's?
-			}
-			e.Name, e.Target = name, target
-		} else {
-			e.Name = rest
+		if !lsLink(&e, rest) {
+			return Entry{}, false
 		}
 		return e, true
 	}
@@ -565,6 +613,27 @@ func parseUnix(line string, now time.Time) (Entry, bool) {
 		return Entry{Mode: mode, Size: size, Name: field(4)}, true
 	}
 	return Entry{}, false
+}
+
+// lsLink sets e's Name from rest, the text after the date of an ls
+// line. A link's "name -> target" is split into Name and Target (a
+// link with " -> " twice is ambiguous: lsLink reports false); any other
+// entry's name is rest whole, arrows and all.
+func lsLink(e *Entry, rest string) bool {
+	if e.Mode&fs.ModeSymlink == 0 {
+		e.Name = rest
+		return true
+	}
+	name, target, arrow := strings.Cut(rest, " -> ")
+	if !arrow {
+		e.Name = rest
+		return true
+	}
+	if strings.Contains(target, " -> ") || name == "" {
+		return false // ambiguous: which arrow is ls's?
+	}
+	e.Name, e.Target = name, target
+	return true
 }
 
 // lsSize reads the size field of an ls line (tok), prev being the field
@@ -908,7 +977,7 @@ func monthOf(s string) int {
 			return 5
 		case "jun":
 			return 6
-		case "jul":
+		case "jul", "jui": // "jui": French juillet cut to three letters, as VMS servers show it
 			return 7
 		case "aug":
 			return 8
@@ -947,8 +1016,6 @@ var monthNames = [12][]string{
 	{"november"},
 	{"december", "dezember", "déc"},
 }
-
-// ---- small readers ----
 
 func lower(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
