@@ -29,11 +29,12 @@ const (
 )
 
 var (
-	errReplyLineTooLong = fmt.Errorf("the server sent a reply line over %d KiB", maxReplyLine>>10)
-	errReplyTooLong     = fmt.Errorf("the server sent a multi-line reply over %d MiB", maxReply>>20)
-	errListingTooLong   = fmt.Errorf("the listing is over %d MiB", maxListing>>20)
-	errTooMany120       = fmt.Errorf("the server sent over %d KiB of 120 replies and no 220 (RFC 959 §5.4)", maxReplyLine>>10)
-	errBadReply         = errors.New("the server sent a line that is not an FTP reply (RFC 959 §4.2)")
+	errReplyLineTooLong   = fmt.Errorf("the server sent a reply line over %d KiB", maxReplyLine>>10)
+	errReplyTooLong       = fmt.Errorf("the server sent a multi-line reply over %d MiB", maxReply>>20)
+	errListingTooLong     = fmt.Errorf("the listing is over %d MiB", maxListing>>20)
+	errListingLineTooLong = fmt.Errorf("the listing holds a line over %d KiB", maxReplyLine>>10)
+	errTooMany120         = fmt.Errorf("the server sent over %d KiB of 120 replies and no 220 (RFC 959 §5.4)", maxReplyLine>>10)
+	errBadReply           = errors.New("the server sent a line that is not an FTP reply (RFC 959 §4.2)")
 )
 
 // A stallError is a read or write that found no progress for the
@@ -496,6 +497,29 @@ func parseFeat(text string) map[string]string {
 		feat[strings.ToUpper(name)] = params
 	}
 	return feat
+}
+
+// optsMLST returns the "OPTS MLST" command (RFC 3659 §7.9) that asks
+// for the facts fetch reads (type, size, sizd, modify, UNIX.mode,
+// unique), spelt as the server's FEAT line mlst lists them, when that
+// line offers UNIX.mode without its '*' (not sent unless asked: RFC
+// 3659 §7.8); ok is false where nothing is to ask.
+func optsMLST(mlst string) (line string, ok bool) {
+	var b strings.Builder
+	b.WriteString("OPTS MLST ")
+	for _, f := range strings.Split(mlst, ";") {
+		name, on := strings.CutSuffix(f, "*")
+		switch strings.ToLower(name) {
+		case "unix.mode":
+			ok = ok || !on
+		case "type", "size", "sizd", "modify", "unique":
+		default:
+			continue
+		}
+		b.WriteString(name)
+		b.WriteByte(';')
+	}
+	return b.String(), ok
 }
 
 // has reports whether the server's FEAT reply lists the feature.

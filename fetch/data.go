@@ -480,19 +480,37 @@ type listing struct {
 	size   int
 }
 
-const listChunk = 64 << 10
+const listChunk = maxReplyLine
 
-// readListing reads t to its end, bounded by maxListing.
+// readListing reads t to its end, bounded by maxListing, and each
+// line by maxReplyLine, as a reply line is: a line that grows past it
+// is an error as soon as it does, whatever follows.
 func readListing(t *transfer) (*listing, error) {
 	l := &listing{}
 	buf := make([]byte, listChunk)
+	line := 0 // the bytes of the line under way, its LF included
 	for {
 		n, err := io.ReadFull(t, buf)
 		if n > 0 {
 			if l.size += n; l.size > maxListing {
 				return nil, errListingTooLong
 			}
-			l.chunks = append(l.chunks, string(buf[:n]))
+			chunk := buf[:n]
+			// A line within the chunk is shorter than the bound
+			// (listChunk is maxReplyLine); one that spans chunks is
+			// the carry and the start of this one.
+			if i := bytes.IndexByte(chunk, '\n'); i < 0 {
+				line += n
+			} else {
+				line += i + 1
+				if line <= maxReplyLine {
+					line = n - 1 - bytes.LastIndexByte(chunk, '\n')
+				}
+			}
+			if line > maxReplyLine {
+				return nil, errListingLineTooLong
+			}
+			l.chunks = append(l.chunks, string(chunk))
 		}
 		switch {
 		case err == nil:

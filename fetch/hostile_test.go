@@ -1439,3 +1439,94 @@ func TestHostileServerLeavingAReusedSessionIsRetried(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileListingLineOver64KiB: DESIGN, "Listings a program can
+// trust": "A listing line over 64 KiB is an error, as a reply line is"
+// (issue 37). A LIST, MLSD or NLST whose data holds a 100 KiB line is
+// an *Error naming the command; before, the LIST line became an entry
+// with a 100 KiB name. A line of 64 KiB is still read.
+func TestHostileListingLineOver64KiB(t *testing.T) {
+	long := "-rw-r--r-- 1 ftp ftp 1 Jan 01  2020 " + strings.Repeat("n", 100<<10) + "\r\n"
+	edge := strings.Repeat("m", 64<<10-2) + "\r\n" // 64 KiB with its CRLF
+	mlst := script{"FEAT": say("211-Features:", " SIZE", " MLST type*;size*;modify*;", "211 End")}
+	for _, tc := range []struct {
+		name, path, op, command string
+		sc                      script
+		readDir                 bool
+	}{
+		{"LIST", "d/", "list", "LIST", script{"LIST": transfer("-rw-r--r-- 1 ftp ftp 1 Jan 01  2020 a\r\n"+long, "150 Here", "226 Done")}, false},
+		{"NLST", "d/;type=d", "nlst", "NLST", script{"NLST": transfer("a\r\n"+long, "150 Here", "226 Done")}, false},
+		{"MLSD", "d/", "mlsd", "MLSD", script{"FEAT": mlst["FEAT"], "MLSD": transfer("type=file;size=1; a\r\n"+long, "150 Here", "226 Done")}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			noLeaks(t)
+			f := newFake(t, tc.sc)
+			c := testClient(t)
+			var err error
+			within(t, 30*time.Second, func() {
+				if tc.readDir {
+					_, err = c.ReadDir(context.Background(), f.url(tc.path))
+				} else {
+					_, _, err = openAndRead(context.Background(), c, f.url(tc.path))
+				}
+			})
+			fe := asError(t, err)
+			if fe.Op != tc.op || fe.Command != tc.command || !strings.Contains(err.Error(), "a line over 64 KiB") {
+				t.Errorf("err = %v; want Op %s, Command %s, a line over 64 KiB", err, tc.op, tc.command)
+			}
+		})
+	}
+	t.Run("64 KiB", func(t *testing.T) {
+		f := newFake(t, script{"NLST": transfer("a\r\n"+edge+"b\r\n", "150 Here", "226 Done")})
+		_, resp, err := openAndRead(context.Background(), testClient(t), f.url("d/;type=d"))
+		if err != nil || len(resp.Names) != 3 || len(resp.Names[1]) != 64<<10-2 {
+			t.Errorf("a 64 KiB line: %v", err)
+		}
+	})
+}
+
+// TestHostileEPSVWithAnAddress: a 229 reply that fills in the protocol
+// and address, "(|1|127.0.0.2|P|)" (RFC 2428 §3 wants them empty), has
+// its port used on the control connection's host and its address
+// ignored, as jlaffaye/ftp and Python's ftplib do (issue 37); a 229
+// that names no port is still an error naming EPSV, after which the
+// transfer does not go on.
+func TestHostileEPSVWithAnAddress(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply func(port int) string
+		ok    bool
+	}{
+		{"an address", func(p int) string { return fmt.Sprintf("229 Entering Extended Passive Mode (|1|127.0.0.2|%d|)", p) }, true},
+		{"an IPv6 address", func(p int) string { return fmt.Sprintf("229 Entering Extended Passive Mode (|2|::2|%d|)", p) }, true},
+		{"another delimiter", func(p int) string { return fmt.Sprintf("229 Entering Extended Passive Mode (!1!10.9.8.7!%d!)", p) }, true},
+		{"no port", func(int) string { return "229 Entering Extended Passive Mode (|1|127.0.0.2||)" }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			noLeaks(t)
+			f := newFake(t, script{
+				"EPSV": func(c *fconn, _ string) {
+					if port := c.listen(); port > 0 {
+						c.send(tc.reply(port))
+					}
+				},
+				"RETR": transfer("hello", "150 Here", "226 Done"),
+			})
+			// Twice on one session: the second EPSV goes out with its
+			// RETR (pipelined), and its reply is read there.
+			c := &fetch.Client{StallTimeout: 10 * time.Second}
+			t.Cleanup(c.CloseIdleConnections)
+			for i := range 2 {
+				got, _, err := openAndRead(context.Background(), c, f.url("f;type=i"))
+				switch {
+				case tc.ok && (err != nil || string(got) != "hello"):
+					t.Errorf("Open %d: got %q, %v; want hello", i, got, err)
+				case !tc.ok:
+					if fe := asError(t, err); fe.Command != "EPSV" {
+						t.Errorf("Open %d: err = %v; want the error of EPSV", i, err)
+					}
+				}
+			}
+		})
+	}
+}

@@ -415,6 +415,11 @@ func applyFact(e *Entry, name, value string, perm *fs.FileMode, special *string)
 		}
 		e.ModTime, e.Precision = t, prec
 	case strings.EqualFold(name, "unix.mode"):
+		// Octal, with Python's "0o" before it as pyftpdlib writes it
+		// ("unix.mode=0o644", once OPTS MLST asked for it).
+		if len(value) > 2 && value[0] == '0' && (value[1] == 'o' || value[1] == 'O') {
+			value = value[2:]
+		}
 		m, ok := parseOctal(value)
 		if !ok {
 			return false

@@ -162,6 +162,8 @@ func TestParseListLineMLSD(t *testing.T) {
 			fetch.Entry{Name: "report.pdf", Mode: 0o644, Size: 1234, ModTime: at, Precision: second}},
 		{"size is base 10 whatever its zeros (§7.5.7)", "type=file;size=0755; octal-looking",
 			fetch.Entry{Name: "octal-looking", Size: 755, Mode: 0}},
+		{"pyftpdlib 1.5.7 writes unix.mode as Python does, 0o644, once OPTS MLST asks for it", "modify=20250307091500;size=1234;type=file;unique=fe00g98;unix.mode=0o644; report.pdf",
+			fetch.Entry{Name: "report.pdf", Mode: 0o644, Size: 1234, ModTime: at, Precision: second}},
 		{"setuid and sticky in unix.mode", "type=file;unix.mode=4755; suid",
 			fetch.Entry{Name: "suid", Size: -1, Mode: fs.ModeSetuid | 0o755}},
 		{"a fraction of a second (§2.3)", "type=file;modify=20250307091500.250; frac",

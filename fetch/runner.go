@@ -170,6 +170,27 @@ func (x *exchange) judge(e *Error, name string, want kind) *Error {
 	return e
 }
 
+// askFacts sends, once a session and before its first MLSD or MLST,
+// "OPTS MLST" with the facts fetch reads (RFC 3659 §7.9) where the
+// server's FEAT offers UNIX.mode without sending it (pyftpdlib), so
+// that entries carry their permission bits. A refusal changes nothing;
+// the failure to get a reply is the error.
+func (x *exchange) askFacts() *Error {
+	s := x.s
+	if s.mlstAsked {
+		return nil
+	}
+	s.mlstAsked = true
+	line, ok := optsMLST(s.ctl.feat["MLST"])
+	if !ok {
+		return nil
+	}
+	if _, e := x.cmd("", 2, line); e != nil && !e.declined() {
+		return e
+	}
+	return nil
+}
+
 // isFile asks whether name is a file, with the first of MLST (RFC 3659
 // §7), MDTM (§3) and SIZE (§4) that the server's FEAT lists, and
 // returns the command that showed it. A failure to get a reply ends the
@@ -179,6 +200,9 @@ func (x *exchange) isFile(name string) (string, bool) {
 	for _, verb := range []string{"MLST", "MDTM", "SIZE"} {
 		if !s.ctl.has(verb) {
 			continue
+		}
+		if verb == "MLST" && x.askFacts() != nil {
+			return "", false
 		}
 		line := verb + " " + name
 		want := 213

@@ -476,6 +476,7 @@ func buildWalkTree(dir string) error {
 		"future.txt":     "future",
 		"sub/deep.txt":   "deep",
 		"locked/hidden":  "hidden",
+		"arrow -> b.txt": "arrow",
 	}
 	for name, text := range files {
 		p := filepath.Join(w, filepath.FromSlash(name))

@@ -69,6 +69,9 @@ func (x *exchange) stat() (fs.FileInfo, error) {
 	e := Entry{Name: baseName(r.u), Size: -1}
 	target := p.Name
 	if s.ctl.has("MLST") {
+		if err := x.askFacts(); err != nil {
+			return nil, err
+		}
 		rep, err := x.cmd("stat", 250, strings.TrimSpace("MLST "+target))
 		if err != nil {
 			return nil, x.judge(err, target, asAny)

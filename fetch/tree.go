@@ -129,6 +129,9 @@ func (x *exchange) readDir() (entries []Entry, unread, err error) {
 	}
 	if x.s.ctl.has("MLST") {
 		st.Command = "MLSD" // RFC 3659 §7.1: MLSD takes a directory, as LIST does
+		if e := x.askFacts(); e != nil {
+			return nil, nil, e
+		}
 	}
 	l, e := x.listing(st, false)
 	if e != nil {

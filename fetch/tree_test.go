@@ -317,3 +317,97 @@ func TestWalkFileRoot(t *testing.T) {
 		})
 	}
 }
+
+// TestMLSDAsksForUnixMode: RFC 3659 §7.9: where FEAT's MLST line offers
+// UNIX.mode without its '*' (pyftpdlib), fetch sends "OPTS MLST" with
+// the facts it reads, once a session, before its first MLSD or MLST, so
+// that entries carry permission bits (issue 37; before, pyftpdlib's
+// were "----------"). pyftpdlib then writes the mode as Python does,
+// "0o644". A server whose UNIX.mode is on already (ProFTPD, Pure-FTPd)
+// or that offers none gets no OPTS.
+func TestMLSDAsksForUnixMode(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			c := &fetch.Client{}
+			t.Cleanup(c.CloseIdleConnections)
+			entries, err := c.ReadDir(context.Background(), "ftp://"+srv.addr+"/a/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if e.Name == "top.txt" && name != "ftpserverlib" && e.Mode.Perm() != 0o644 {
+					t.Errorf("%s: %v, want -rw-r--r-- (line %q)", e.Name, e.Mode, e.Line)
+				}
+			}
+		})
+	}
+	for _, tc := range []struct {
+		mlst, want string
+	}{
+		{"type*;perm*;size*;modify*;unique*;unix.mode;unix.uid;unix.gid;", "OPTS MLST type;size;modify;unique;unix.mode;"},
+		{"type*;size*;modify*;UNIX.mode*;", ""},
+		{"type*;size*;modify*;", ""},
+	} {
+		t.Run(tc.mlst, func(t *testing.T) {
+			f := newFake(t, script{
+				"FEAT": say("211-Features:", " MLST "+tc.mlst, "211 End"),
+				"OPTS": say("200 MLST OPTS"),
+				"MLSD": transfer("type=file;size=1;unix.mode=0o640; x\r\n", "150 Here", "226 Done"),
+			})
+			c := &fetch.Client{StallTimeout: 10 * time.Second}
+			t.Cleanup(c.CloseIdleConnections)
+			for range 2 {
+				entries, err := c.ReadDir(context.Background(), f.url("d/"))
+				if err != nil || len(entries) != 1 || entries[0].Mode != 0o640 {
+					t.Fatalf("ReadDir: %v, %v", entries, err)
+				}
+			}
+			var opts []string
+			for _, cmd := range f.commands() {
+				if strings.HasPrefix(cmd, "OPTS") {
+					opts = append(opts, cmd)
+				}
+			}
+			if tc.want == "" && len(opts) != 0 || tc.want != "" && !slices.Equal(opts, []string{tc.want}) {
+				t.Errorf("sent %q; want %q once", opts, tc.want)
+			}
+		})
+	}
+}
+
+// TestArrowInAFileName: DESIGN, "Listings a program can trust": "A
+// regular file's name is the rest of its line, ' -> ' and all: only a
+// link's name is split" (issue 37; before, "arrow -> b.txt" came as a
+// file "arrow" with Target "b.txt" from every server's LIST). Checked
+// in LIST (Open of the directory) and in ReadDir (MLSD where offered).
+func TestArrowInAFileName(t *testing.T) {
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := need(t, name)
+			c := &fetch.Client{}
+			t.Cleanup(c.CloseIdleConnections)
+			resp, err := c.Open(context.Background(), "ftp://"+srv.addr+"/walk/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Close()
+			entries, err := c.ReadDir(context.Background(), "ftp://"+srv.addr+"/walk/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, list := range map[string][]fetch.Entry{"LIST": resp.Entries, "ReadDir": entries} {
+				i := slices.IndexFunc(list, func(e fetch.Entry) bool { return strings.HasPrefix(e.Name, "arrow") })
+				if i < 0 {
+					t.Errorf("%s: no entry of arrow -> b.txt", what)
+					continue
+				}
+				if e := list[i]; e.Name != "arrow -> b.txt" || e.Target != "" || !e.Mode.IsRegular() {
+					t.Errorf("%s: name %q, target %q, mode %v; want the file \"arrow -> b.txt\" (line %q)", what, e.Name, e.Target, e.Mode, e.Line)
+				}
+			}
+		})
+	}
+}
