@@ -87,6 +87,8 @@ type Client struct {
 	mu    sync.Mutex
 	cond  *sync.Cond // on mu: a new session has logged in or failed
 	hosts map[hostKey]*hostPool
+
+	timeForms map[hostKey]int // SetModTime: the form that worked, per server
 }
 
 // DefaultClient is the Client that the package functions Open and Stat

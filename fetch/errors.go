@@ -37,8 +37,11 @@ type Error struct {
 	// and Put's reader failing; or, before connecting, a URL that names
 	// no file), "appe" (APPE of WithOffset, the same; or an offset
 	// refused before connecting), "mkd" (MKD of WithCreateDirs) and
-	// "rename" (RNFR or RNTO of WithTempName). The DELE of a temporary
-	// file is never an Op: its outcome is part of the message.
+	// "rename" (RNFR or RNTO of WithTempName, and of Rename). The DELE
+	// of a temporary file is never an Op: its outcome is part of the
+	// message. The calls of the tree up: "mkd" (Mkdir), "dele" and "rmd"
+	// (Remove), "rename" (Rename), "modtime" (SetModTime and
+	// WithSetModTime: MFMT, SITE UTIME or MDTM, or none taken).
 	Op string
 
 	// Fallback reports whether the step belongs to the plan's Fallback,

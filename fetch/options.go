@@ -23,6 +23,8 @@ type config struct {
 	modTime     bool
 	createDirs  bool // Put: MKD a directory whose CWD is refused
 	tempName    bool // Put: STOR to a temporary name, then RNFR/RNTO
+	setModTime  time.Time
+	hasModTime  bool // Put: set the time (WithSetModTime)
 }
 
 // WithGrammar parses the URL with g instead of [ftpurl.Lenient]. For a g
@@ -131,4 +133,15 @@ func WithTempName() Option {
 // zero; a directory's listing is as without it.
 func WithModTime() Option {
 	return func(c *config) { c.modTime = true }
+}
+
+// WithSetModTime makes [Client.Put] set the uploaded file's
+// modification time to t once SIZE has proven the upload (and, with
+// [WithTempName], once it has its name), as [Client.SetModTime] does:
+// MFMT, SITE UTIME or vsftpd's MDTM, whichever the server takes. A
+// server that takes none fails the Put with an *[Error] of Op
+// "modtime", after the file is whole on the server. It has no effect
+// on Open, Stat, ReadDir or Walk.
+func WithSetModTime(t time.Time) Option {
+	return func(c *config) { c.setModTime, c.hasModTime = t, true }
 }

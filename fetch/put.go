@@ -194,6 +194,12 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 			return n, e
 		}
 	}
+	if req.cfg.hasModTime {
+		if e := x.setModTime(name, req.cfg.setModTime); e != nil {
+			addNote(e, "the file is whole on the server, with the server's time")
+			return n, e
+		}
+	}
 	return n, nil
 }
 

@@ -30,7 +30,8 @@ def main():
     authorizer = DummyAuthorizer()
     # The password user may write (the upload tests write only in
     # directories they make); anonymous reads only.
-    authorizer.add_user(user, password, root, perm="elradfmw")
+    # T: MFMT, which Client.SetModTime sends (refused without it).
+    authorizer.add_user(user, password, root, perm="elradfmwT")
     authorizer.add_anonymous(root, perm="elr")
     handler = FTPHandler
     if len(sys.argv) > 7:
