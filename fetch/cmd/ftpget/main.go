@@ -134,6 +134,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -420,6 +421,15 @@ type command struct {
 	password   *string                  // --password-file
 	passwords  map[string]string        // asked, by user@address
 	outputGone bool                     // standard output's reader left
+	sayMu      sync.Mutex               // say's lines, one at a time
+}
+
+// say prints one line of what the run does on standard output: a dry
+// run's actions.
+func (c *command) say(format string, args ...any) {
+	c.sayMu.Lock()
+	defer c.sayMu.Unlock()
+	fmt.Fprintf(c.stdout, "%s\n", oneLine(fmt.Sprintf(format, args...)))
 }
 
 // printf prints one message on one line.

@@ -52,13 +52,18 @@ const partSuffix = ".ftpget-part"
 // defaultParallel is -P's default: sessions at once.
 const defaultParallel = 4
 
-// mirrorFlags are the flags of a mirror.
+// mirrorFlags are the flags of a mirror, down (--mirror DIR URL) or up
+// (-T DIR --mirror URL, deploy.go).
 type mirrorFlags struct {
 	dir       string // --mirror DIR
 	recursive bool   // -r
-	parallel  int    // -P
+	parallel  int    // -P, --parallel-max
 	pSet      bool   // -P given
-	newer     bool   // -N
+	newer     bool   // -N: what a mirror does by default now
+	all       bool   // --mirror-all: every file, changed or not
+	delete    bool   // --delete
+	maxDelete int    // --max-delete N; -1: no cap
+	dryRun    bool   // --dry-run
 }
 
 func (m *mirrorFlags) add(set *flag.FlagSet) {
@@ -75,8 +80,21 @@ func (m *mirrorFlags) add(set *flag.FlagSet) {
 	}
 	set.Func("P", "", parallel)
 	set.Func("parallel", "", parallel)
+	set.Func("parallel-max", "", parallel)
 	set.BoolVar(&m.newer, "N", false, "")
 	set.BoolVar(&m.newer, "newer", false, "")
+	set.BoolVar(&m.all, "mirror-all", false, "")
+	set.BoolVar(&m.delete, "delete", false, "")
+	m.maxDelete = -1
+	set.Func("max-delete", "", func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return fmt.Errorf("--max-delete takes a number of files and directories, not %q", s)
+		}
+		m.maxDelete = n
+		return nil
+	})
+	set.BoolVar(&m.dryRun, "dry-run", false, "")
 }
 
 // on reports whether the flags ask for a mirror.
@@ -86,8 +104,8 @@ func (m *mirrorFlags) on() bool { return m.dir != "" || m.recursive }
 // it returns a usage message, or "".
 func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume string) string {
 	if !m.on() {
-		if m.pSet || m.newer {
-			return "-P and -N go with --mirror DIR or -r"
+		if m.pSet || m.newer || m.all || m.delete || m.maxDelete >= 0 || m.dryRun {
+			return "-P, -N, --mirror-all, --delete, --max-delete and --dry-run go with --mirror or -r"
 		}
 		return ""
 	}
@@ -102,6 +120,10 @@ func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume strin
 		return fmt.Sprintf("-P takes 1 to 64 files at once, not %d", m.parallel)
 	case o.resumeSet && resume != "-":
 		return "with --mirror or -r, -C takes only - (resume the partial files)"
+	case m.maxDelete >= 0 && !m.delete:
+		return "--max-delete caps --delete: give both"
+	case m.all && m.newer:
+		return "--mirror-all fetches every file; -N only the changed ones (the default)"
 	}
 	if !m.pSet {
 		m.parallel = defaultParallel
@@ -116,25 +138,42 @@ func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume strin
 type mirror struct {
 	g        *getter
 	ctx      context.Context
-	root     *os.Root    // DIR
+	root     *os.Root    // DIR, once the root's listing worked; nil before, and in a dry run where DIR is not
 	dir      string      // DIR, as given, for messages
 	base     *ftpurl.URL // the tree's directory: its Dirs, no Name
-	newer    bool        // -N
+	newer    bool        // only what changed: the default; not --mirror-all
 	resume   bool        // -C -
+	dryRun   bool        // --dry-run: print, write nothing
 	bar      *mirrorProgress
 	jobs     chan fileJob
 	walkOpts []fetch.Option // the options that the walk logged in with
+
+	// For --delete and the directories' times: what the server listed
+	// (slash paths from DIR), whether every listing was whole, and the
+	// directories' times where the server gives them in UTC.
+	seen     map[string]bool
+	whole    bool
+	dirTimes []dirTime
+	deleted  int
 
 	mu       sync.Mutex
 	files    int   // files fetched
 	bytes    int64 // bytes fetched
 	upToDate int   // -N: files left as they were
 	dirs     int   // directories made or found
+	wouldGet int   // --dry-run: files that a run would fetch
 	links    int   // symbolic links, not copied
 	others   int   // FIFOs, devices, sockets, unknown types, not copied
 	unsafe   int   // unsafe names, skipped
 	failed   int
 	code     int // the exit status of the first failure
+}
+
+// A dirTime is a directory's time on the server, set on the local copy
+// once its files are in.
+type dirTime struct {
+	path string
+	t    time.Time
 }
 
 // A fileJob is one file to fetch.
@@ -160,23 +199,20 @@ func (g *getter) mirror() int {
 			return exitWrite
 		}
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		g.printf("--mirror: %v", err)
-		return exitWrite
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		g.printf("--mirror: %v", err)
-		return exitWrite
-	}
-	defer root.Close()
 	// N transfers and the walk's listings, each on a session of its
 	// own, as lftp's mirror --parallel=N runs N transfers beside the
 	// connection that lists. A new Client: none of its sessions is
-	// open yet.
+	// open yet. DIR is made (opened) only once the root's listing
+	// worked: a URL that names a file or nothing leaves nothing.
 	g.client.MaxConnsPerHost = mf.parallel + 1
-	m := &mirror{g: g, ctx: context.Background(), root: root, dir: dir, base: &base,
-		newer: mf.newer, resume: g.o.resume == resumeFromEnd, jobs: make(chan fileJob, 256)}
+	m := &mirror{g: g, ctx: context.Background(), dir: dir, base: &base,
+		newer: !mf.all, resume: g.o.resume == resumeFromEnd, dryRun: mf.dryRun, jobs: make(chan fileJob, 256),
+		seen: map[string]bool{}, whole: true}
+	defer func() {
+		if m.root != nil {
+			m.root.Close()
+		}
+	}()
 	if isTerminal(g.stderr) {
 		m.bar = newMirrorProgress(g.stderr)
 	}
@@ -189,7 +225,7 @@ func (g *getter) mirror() int {
 		})
 	}
 	rootURL := base.String()
-	err = g.login(func(opts []fetch.Option) error {
+	err := g.login(func(opts []fetch.Option) error {
 		m.walkOpts = opts
 		return g.client.Walk(m.ctx, rootURL, m.visit, opts...)
 	})
@@ -201,11 +237,108 @@ func (g *getter) mirror() int {
 	if err != nil {
 		m.failure(err, exitCode(err, false), "")
 	}
-	m.summary(rootURL)
+	if mf.delete && err == nil {
+		m.deleteUnlisted(mf.maxDelete)
+	}
+	m.setDirTimes()
+	m.summary(rootURL, mf.delete)
 	if m.failed > 0 {
 		return m.code
 	}
 	return exitOK
+}
+
+// open makes DIR, where the run writes, and opens it; in a dry run it
+// only opens it where it exists.
+func (m *mirror) open() error {
+	if m.dryRun {
+		if root, err := os.OpenRoot(m.dir); err == nil {
+			m.root = root
+		}
+		return nil
+	}
+	if err := os.MkdirAll(m.dir, 0o777); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(m.dir)
+	if err != nil {
+		return err
+	}
+	m.root = root
+	return nil
+}
+
+// lstat is os.Root.Lstat in DIR, or fs.ErrNotExist where DIR is not
+// (a dry run).
+func (m *mirror) lstat(local string) (fs.FileInfo, error) {
+	if m.root == nil {
+		return nil, fs.ErrNotExist
+	}
+	return m.root.Lstat(local)
+}
+
+// deleteUnlisted removes from DIR what the server no longer lists
+// (--delete): files and links, then the directories left empty, deepest
+// first; never when a listing of the run failed or held a line no
+// parser read, and none at all where more than maxDelete would go.
+func (m *mirror) deleteUnlisted(maxDelete int) {
+	if !m.whole {
+		m.failure(errors.New("--delete: nothing deleted, as a listing of the server failed or held a line fetch could not read"), exitFailed, "")
+		return
+	}
+	if m.root == nil {
+		return
+	}
+	var files, dirs []string
+	err := fs.WalkDir(m.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case p == ".":
+			return nil
+		case m.seen[p] || strings.HasSuffix(p, partSuffix) && m.seen[strings.TrimSuffix(p, partSuffix)]:
+			return nil
+		case d.IsDir():
+			dirs = append(dirs, p)
+			return nil
+		}
+		files = append(files, p)
+		return nil
+	})
+	if err != nil {
+		m.failure(err, exitWrite, "--delete")
+		return
+	}
+	if maxDelete >= 0 && len(files)+len(dirs) > maxDelete {
+		m.failure(fmt.Errorf("--delete: %d files and directories are not on the server, over --max-delete %d: nothing deleted", len(files)+len(dirs), maxDelete), exitFailed, "")
+		return
+	}
+	slices.Reverse(dirs) // deepest first
+	for _, p := range append(files, dirs...) {
+		if m.dryRun {
+			m.g.say("would delete %s", quoteName(p))
+			m.deleted++
+			continue
+		}
+		if err := m.root.RemoveAll(filepath.FromSlash(p)); err != nil {
+			m.failure(err, exitWrite, "--delete")
+			continue
+		}
+		m.deleted++
+	}
+}
+
+// setDirTimes gives each directory the server's time, deepest first,
+// once its files are in (each file's arrival changed it).
+func (m *mirror) setDirTimes() {
+	if m.dryRun || m.root == nil {
+		return
+	}
+	for _, d := range slices.Backward(m.dirTimes) {
+		if err := m.root.Chtimes(filepath.FromSlash(d.path), d.t, d.t); err != nil {
+			m.failure(err, exitWrite, "")
+		}
+	}
 }
 
 // localRootName is the directory that -r makes: the URL's last
@@ -242,6 +375,7 @@ func (e *fileRootError) Error() string {
 func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 	switch {
 	case err != nil && p == ".":
+		m.whole = false
 		return err // the root: the walk ends, and its error is the run's
 	case p == "." && !e.Mode.IsDir():
 		return &fileRootError{name: e.Name} // Walk gives a file root as the file
@@ -249,9 +383,14 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 		m.count(&m.unsafe, "skipped %s: not a safe local name (a server-chosen name that could leave %s)", quoteName(p), m.dir)
 		return nil
 	case err != nil:
+		m.whole = false
 		m.failure(err, exitCode(err, false), "listing "+quoteName(p)+"/")
 		return nil
 	case p == ".":
+		if err := m.open(); err != nil {
+			return err
+		}
+		m.seenDir(p, e)
 		return nil
 	}
 	for el := range strings.SplitSeq(p, "/") {
@@ -261,6 +400,7 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 		}
 	}
 	local := filepath.FromSlash(p)
+	m.seen[p] = true
 	switch t := e.Mode.Type(); {
 	case t&fs.ModeSymlink != 0:
 		target := ""
@@ -274,6 +414,7 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 			m.failure(err, exitWrite, "")
 			return fs.SkipDir
 		}
+		m.seenDir(p, e)
 		m.count(&m.dirs, "")
 		return nil
 	case t == 0:
@@ -282,6 +423,14 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 	default:
 		m.count(&m.others, "not copied: %s, %s", quoteName(p), typeName(t))
 		return nil
+	}
+}
+
+// seenDir notes the directory p's time, where the listing gives it in
+// UTC (MLSD), to set once its files are in.
+func (m *mirror) seenDir(p string, e fetch.Entry) {
+	if !e.Local && !e.ModTime.IsZero() {
+		m.dirTimes = append(m.dirTimes, dirTime{p, e.ModTime.UTC()})
 	}
 }
 
@@ -308,8 +457,15 @@ func typeName(t fs.FileMode) string {
 	return "of a type the listing does not say"
 }
 
-// mkdir makes the directory local in DIR, or finds it there.
+// mkdir makes the directory local in DIR, or finds it there; a dry
+// run names one it would make.
 func (m *mirror) mkdir(local string) error {
+	if m.dryRun {
+		if fi, err := m.lstat(local); err != nil || !fi.IsDir() {
+			m.g.say("would make directory %s", quoteName(filepath.ToSlash(local)))
+		}
+		return nil
+	}
 	err := m.root.Mkdir(local, 0o777)
 	if err == nil || !errors.Is(err, fs.ErrExist) {
 		return err
@@ -360,7 +516,7 @@ func (m *mirror) fetchFile(j fileJob) {
 	}
 	local := filepath.FromSlash(j.path)
 	if m.newer && size >= 0 {
-		if fi, err := m.root.Lstat(local); err == nil && fi.Mode().IsRegular() && fi.Size() == size {
+		if fi, err := m.lstat(local); err == nil && fi.Mode().IsRegular() && fi.Size() == size {
 			if !exact && !stat() {
 				return
 			}
@@ -369,6 +525,15 @@ func (m *mirror) fetchFile(j fileJob) {
 				return
 			}
 		}
+	}
+	if m.dryRun {
+		what := "unknown size"
+		if size >= 0 {
+			what = humanBytes(size)
+		}
+		m.g.say("would fetch %s (%s)", quoteName(j.path), what)
+		m.count(&m.wouldGet, "")
+		return
 	}
 	part := local + partSuffix
 	var offset int64
@@ -540,12 +705,20 @@ func (m *mirror) printLocked(msg string) {
 }
 
 // summary prints the one line that ends every mirror.
-func (m *mirror) summary(rootURL string) {
+func (m *mirror) summary(rootURL string, deleting bool) {
 	u, _ := ftpurl.Parse(rootURL)
 	var b strings.Builder
-	fmt.Fprintf(&b, "mirror of %s in %s: %d files (%d bytes) fetched", u.Redacted(), m.dir, m.files, m.bytes)
+	fetched := "fetched"
+	if m.dryRun {
+		fetched = "to fetch (a dry run: nothing written)"
+		m.files = m.wouldGet
+	}
+	fmt.Fprintf(&b, "mirror of %s in %s: %d files (%d bytes) %s", u.Redacted(), m.dir, m.files, m.bytes, fetched)
 	if m.newer {
 		fmt.Fprintf(&b, ", %d up to date", m.upToDate)
+	}
+	if deleting {
+		fmt.Fprintf(&b, ", %d deleted", m.deleted)
 	}
 	fmt.Fprintf(&b, ", %d directories; %d skipped (%d links, %d of other types, %d unsafe names); %d failed",
 		m.dirs, m.links+m.others+m.unsafe, m.links, m.others, m.unsafe, m.failed)
