@@ -327,6 +327,17 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 		urls = append(urls, rest[0])
 		args = rest[1:]
 	}
+	if o.mirror.on() && o.upload != "" {
+		// -T DIR --mirror URL: the tree DIR up into the URL's
+		// directory; --mirror's value is the URL.
+		if o.mirror.recursive || len(urls) > 0 || !strings.Contains(o.mirror.dir, "://") {
+			return fail("-T FILE URL uploads one file; -T DIR --mirror URL uploads the tree DIR (no -r)")
+		}
+		urls, o.mirror.dir, o.mirror.up = []string{o.mirror.dir}, "", true
+		if o.createDirs || o.resumeSet {
+			return fail("-T DIR --mirror makes the directories it needs and sends whole files: no --ftp-create-dirs or -C")
+		}
+	}
 	switch {
 	case len(urls) == 0:
 		return fail("no URL")
@@ -334,9 +345,6 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 		return fail(fmt.Sprintf("%d -o/-O for %d URLs: each -o or -O goes with one URL, in order", len(outputs), len(urls)))
 	case o.timeout < 0:
 		return fail("--timeout must not be negative")
-	}
-	if o.mirror.on() && o.upload != "" {
-		return fail("-T uploads one file; it does not go with --mirror or -r")
 	}
 	if msg := o.mirror.check(o, urls, len(outputs), resume); msg != "" {
 		return fail(msg)
@@ -646,6 +654,9 @@ func (g *getter) get() int {
 		}
 	}
 	if o.upload != "" {
+		if o.mirror.up {
+			return g.deploy()
+		}
 		return g.upload()
 	}
 	if o.mirror.on() {

@@ -64,6 +64,7 @@ type mirrorFlags struct {
 	delete    bool   // --delete
 	maxDelete int    // --max-delete N; -1: no cap
 	dryRun    bool   // --dry-run
+	up        bool   // -T DIR --mirror URL: the tree up (deploy.go)
 }
 
 func (m *mirrorFlags) add(set *flag.FlagSet) {
@@ -98,7 +99,7 @@ func (m *mirrorFlags) add(set *flag.FlagSet) {
 }
 
 // on reports whether the flags ask for a mirror.
-func (m *mirrorFlags) on() bool { return m.dir != "" || m.recursive }
+func (m *mirrorFlags) on() bool { return m.dir != "" || m.recursive || m.up }
 
 // check checks the mirror flags against the others and sets o.resume;
 // it returns a usage message, or "".

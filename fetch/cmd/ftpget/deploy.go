@@ -1,0 +1,548 @@
+package main
+
+// ftpget -T DIR --mirror URL/: the tree DIR uploaded into the directory
+// the URL names (a deploy, a backup), as lftp's mirror -R and rclone
+// sync do, and as DESIGN's "The tree up" says.
+//
+// Only what changed is sent: a file whose size and time match the
+// server's (one MLSD or LIST of each directory; on a LIST server, MDTM
+// of the files whose size matches, since a LIST time is a guess) is
+// left alone, and the time of each file sent is set on the server
+// (fetch.WithSetModTime), so the next run is exact. Each file goes to a
+// temporary name in its directory (".NAME.ftpget-XXXXXXXX.part"), is
+// proven by SIZE, then renamed onto its name: no partial file is ever
+// visible under its name, and a failed file leaves no temporary behind
+// or names it. Where a server refuses RNTO onto a file that exists
+// (ProFTPD without AllowOverwrite), the old file is deleted first, and
+// the new one renamed onto its name at once.
+//
+// Local symbolic links, FIFOs, devices and sockets are named and
+// skipped, never followed: the walk goes through an os.Root on DIR.
+// --delete removes what the server holds and DIR does not (files, then
+// the directories left empty, deepest first), never when a listing of
+// the run failed or held a line no parser read; --max-delete N caps it
+// (more, and nothing is deleted). --dry-run prints each action on
+// standard output and sends no command that changes the server.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/ftpurl/ftpurl"
+	"github.com/ftpurl/ftpurl/fetch"
+)
+
+// A deploy is one run of -T DIR --mirror URL.
+type deploy struct {
+	g      *getter
+	ctx    context.Context
+	root   *os.Root    // DIR
+	dir    string      // DIR, as given
+	base   *ftpurl.URL // the server's directory: its Dirs, no Name
+	all    bool        // --mirror-all: send every file
+	dryRun bool
+	opts   []fetch.Option
+	jobs   chan upJob
+	bar    *deployProgress
+
+	// Of the walk (one goroutine): each listed directory's entries, by
+	// slash path from the root; the directories the server lacks; the
+	// local paths; whether every listing was whole.
+	listed  map[string]map[string]fetch.Entry
+	missing map[string]bool
+	local   map[string]bool
+	whole   bool
+
+	mu       sync.Mutex
+	sent     int
+	bytes    int64
+	upToDate int
+	made     int // directories made
+	deleted  int
+	links    int
+	others   int
+	failed   int
+	code     int
+}
+
+// An upJob is one file to send.
+type upJob struct {
+	path   string // slash path from DIR
+	size   int64
+	mtime  time.Time
+	exists bool // the server has a file of that name
+}
+
+// deploy sends the tree DIR (-T) into the URL's directory; it returns
+// the exit status.
+func (g *getter) deploy() int {
+	o := g.o
+	mf := &o.mirror
+	dir := o.upload
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = fmt.Errorf("%s is not a directory", dir)
+		}
+		g.printf("-T DIR --mirror: %v", err)
+		return exitUploadRead
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		g.printf("-T DIR --mirror: %v", err)
+		return exitUploadRead
+	}
+	defer root.Close()
+	base := *g.u
+	if base.Name != "" {
+		base.Dirs = append(slices.Clip(base.Dirs), base.Name)
+	}
+	base.Name, base.Type = "", 0
+	g.client.MaxConnsPerHost = mf.parallel + 1
+	d := &deploy{g: g, ctx: context.Background(), root: root, dir: dir, base: &base, all: mf.all, dryRun: mf.dryRun,
+		jobs: make(chan upJob, 256), listed: map[string]map[string]fetch.Entry{}, missing: map[string]bool{},
+		local: map[string]bool{}, whole: true}
+	if isTerminal(g.stderr) {
+		d.bar = newDeployProgress(g.stderr)
+	}
+	var workers sync.WaitGroup
+	for range mf.parallel {
+		workers.Go(func() {
+			for j := range d.jobs {
+				d.send(j)
+			}
+		})
+	}
+	err = g.login(func(opts []fetch.Option) error {
+		d.opts = opts
+		return d.walk()
+	})
+	close(d.jobs)
+	workers.Wait()
+	if d.bar != nil {
+		d.bar.stop()
+	}
+	if err != nil {
+		d.whole = false
+		d.failure(err, exitCode(err, false), "")
+	}
+	if mf.delete {
+		d.deleteExtra(mf.maxDelete)
+	}
+	d.summary(mf.delete)
+	if d.failed > 0 {
+		return d.code
+	}
+	return exitOK
+}
+
+// url is the URL of the path p (slash-separated from DIR) on the
+// server: a directory's, or a file's.
+func (d *deploy) url(p string, isDir bool) *ftpurl.URL {
+	u := *d.base
+	if p == "." {
+		return &u
+	}
+	els := strings.Split(p, "/")
+	if isDir {
+		u.Dirs = append(slices.Clip(u.Dirs), els...)
+		return &u
+	}
+	u.Dirs = append(slices.Clip(u.Dirs), els[:len(els)-1]...)
+	u.Name = els[len(els)-1]
+	return &u
+}
+
+// walk walks DIR: each directory listed on the server (or made), each
+// file compared with its entry and queued when it changed.
+func (d *deploy) walk() error {
+	return fs.WalkDir(d.root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			d.whole = false // what DIR holds is not known whole: --delete must not go on
+			d.failure(err, exitUploadRead, "")
+			return nil
+		}
+		d.local[p] = true
+		switch t := e.Type(); {
+		case t == fs.ModeDir:
+			return d.enter(p)
+		case t&fs.ModeSymlink != 0:
+			d.count(&d.links, "not sent: %s, a symbolic link in %s", quoteName(p), d.dir)
+			return nil
+		case t != 0:
+			d.count(&d.others, "not sent: %s, %s", quoteName(p), typeName(t))
+			return nil
+		}
+		fi, err := e.Info()
+		if err != nil {
+			d.failure(err, exitUploadRead, "")
+			return nil
+		}
+		return d.compare(p, fi)
+	})
+}
+
+// enter lists the directory p on the server, or makes it where the
+// server lacks it.
+func (d *deploy) enter(p string) error {
+	parent := path.Dir(p)
+	if p != "." && d.missing[parent] {
+		return d.mkdir(p)
+	}
+	u := d.url(p, true).String()
+	entries, err := d.g.client.ReadDir(d.ctx, u, d.opts...)
+	switch {
+	case errors.Is(err, fetch.ErrNotFound):
+		return d.mkdir(p)
+	case errors.Is(err, fetch.ErrPasswordRequired):
+		return err // g.login asks for it, and walks again
+	case err != nil && len(entries) == 0:
+		if p == "." {
+			return err
+		}
+		d.whole = false
+		d.failure(err, exitCode(err, false), "listing "+quoteName(p)+"/")
+		return fs.SkipDir
+	case err != nil:
+		// Lines no parser read: the files they name are sent again,
+		// and nothing is deleted.
+		d.whole = false
+		d.g.printf("listing %s/: %v", quoteName(p), err)
+	}
+	byName := make(map[string]fetch.Entry, len(entries))
+	for _, e := range entries {
+		byName[e.Name] = e
+	}
+	d.listed[p] = byName
+	return nil
+}
+
+// mkdir makes the directory p on the server (MKD), which lacks it; so
+// does every directory below it.
+func (d *deploy) mkdir(p string) error {
+	d.missing[p] = true
+	if d.dryRun {
+		d.g.say("would make directory %s", quoteName(p))
+		d.count(&d.made, "")
+		return nil
+	}
+	err := d.g.client.Mkdir(d.ctx, d.url(p, true).String(), append(slices.Clip(d.opts), fetch.WithCreateDirs())...)
+	if err != nil {
+		d.failure(err, uploadExit(err), "")
+		return fs.SkipDir
+	}
+	d.count(&d.made, "")
+	return nil
+}
+
+// compare queues the file p (fi) unless the server's copy has its size
+// and time.
+func (d *deploy) compare(p string, fi fs.FileInfo) error {
+	j := upJob{path: p, size: fi.Size(), mtime: fi.ModTime().UTC().Truncate(time.Second)}
+	if e, ok := d.listed[path.Dir(p)][path.Base(p)]; ok {
+		switch {
+		case e.Mode.IsDir():
+			d.failure(fmt.Errorf("%s is a directory on the server and a file in %s: not sent", quoteName(p), d.dir), exitUpload, "")
+			return nil
+		case !d.all && e.Size == j.size && d.sameTime(p, e, j.mtime):
+			d.count(&d.upToDate, "")
+			return nil
+		}
+		j.exists = true
+	}
+	if d.bar != nil {
+		d.bar.found(j.size)
+	}
+	d.jobs <- j
+	return nil
+}
+
+// sameTime reports whether the server's file p (its entry e) has the
+// time t, to the second: MLSD's UTC time, else (LIST gives the server's
+// wall clock, to the minute, its year guessed) MDTM's (fetch.Stat).
+func (d *deploy) sameTime(p string, e fetch.Entry, t time.Time) bool {
+	if !e.Local && !e.ModTime.IsZero() && e.Precision <= time.Second {
+		return e.ModTime.UTC().Truncate(time.Second).Equal(t)
+	}
+	fi, err := d.g.client.Stat(d.ctx, d.url(p, false).String(), d.opts...)
+	return err == nil && fi.ModTime().UTC().Truncate(time.Second).Equal(t)
+}
+
+// send uploads the file j to a temporary name in its directory, with
+// its time, and renames it onto its name.
+func (d *deploy) send(j upJob) {
+	if d.dryRun {
+		d.g.say("would send %s (%s)", quoteName(j.path), humanBytes(j.size))
+		d.mu.Lock()
+		d.sent++
+		d.bytes += j.size
+		d.mu.Unlock()
+		return
+	}
+	f, err := d.root.OpenFile(j.path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		d.failure(err, exitUploadRead, "")
+		return
+	}
+	defer f.Close()
+	target := d.url(j.path, false)
+	temp := *target
+	temp.Name = tempName(target.Name)
+	var r io.Reader = f
+	if d.bar != nil {
+		r = &countingReader{r: f, n: &d.bar.doneBytes}
+	}
+	n, err := d.g.client.Put(d.ctx, temp.String(), r, append(slices.Clip(d.opts), fetch.WithSetModTime(j.mtime))...)
+	if err == nil && n != j.size {
+		err = fmt.Errorf("%s changed while it was sent: %d bytes sent, %d when listed", quoteName(j.path), n, j.size)
+	}
+	if err == nil {
+		err = d.rename(&temp, target, j.exists)
+	}
+	if err != nil {
+		d.failure(err, uploadExit(err), quoteName(j.path)+d.discard(&temp))
+		return
+	}
+	d.mu.Lock()
+	d.sent++
+	d.bytes += n
+	d.mu.Unlock()
+	if d.bar != nil {
+		d.bar.doneFiles.Add(1)
+	}
+}
+
+// rename renames the whole temporary file onto its name; where the
+// server refuses RNTO onto a file that exists (ProFTPD's default), the
+// old file is deleted first.
+func (d *deploy) rename(temp, target *ftpurl.URL, exists bool) error {
+	err := d.g.client.Rename(d.ctx, temp.String(), target.String(), d.opts...)
+	var fe *fetch.Error
+	if err == nil || !exists || !errors.As(err, &fe) || !strings.HasPrefix(fe.Command, "RNTO ") || fe.Code < 500 {
+		return err
+	}
+	if rerr := d.g.client.Remove(d.ctx, target.String(), d.opts...); rerr != nil {
+		return err
+	}
+	return d.g.client.Rename(d.ctx, temp.String(), target.String(), d.opts...)
+}
+
+// discard deletes the temporary file of a failed send, and returns what
+// the message says of it: nothing when it is gone, its name when not.
+func (d *deploy) discard(temp *ftpurl.URL) string {
+	err := d.g.client.Remove(d.ctx, temp.String(), d.opts...)
+	var fe *fetch.Error
+	if err == nil || errors.As(err, &fe) && fe.Op == "dele" && fe.Code == 550 {
+		return ""
+	}
+	return " (the temporary file " + quoteName(temp.Name) + " may be left on the server)"
+}
+
+// tempName is the temporary name of a file being sent, in its own
+// directory: ".NAME.ftpget-XXXXXXXX.part".
+func tempName(name string) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "." + name + ".ftpget-" + hex.EncodeToString(b[:]) + ".part"
+}
+
+// A doomed name is one the server holds and DIR does not (--delete).
+type doomed struct {
+	path  string // slash path from the root
+	isDir bool
+}
+
+// deleteExtra removes from the server what DIR does not hold: the
+// entries of each listed directory that DIR lacks, and what the
+// server's directories that DIR lacks hold (listed with Walk), files
+// and links first, then the directories, deepest first. Nothing is
+// deleted when a listing of the run failed or held a line no parser
+// read, or when more than maxDelete would go.
+func (d *deploy) deleteExtra(maxDelete int) {
+	switch {
+	case !d.whole:
+		d.failure(errors.New("--delete: nothing deleted, as a listing failed or held a line fetch could not read"), exitFailed, "")
+		return
+	case d.failed > 0:
+		d.failure(errors.New("--delete: nothing deleted, as the run had failures"), exitFailed, "")
+		return
+	}
+	var files, dirs []doomed
+	for _, p := range slices.Sorted(maps.Keys(d.listed)) {
+		for _, name := range slices.Sorted(maps.Keys(d.listed[p])) {
+			cp := path.Join(p, name)
+			if d.local[cp] {
+				continue
+			}
+			if d.listed[p][name].Mode.IsDir() && d.listed[p][name].Mode&fs.ModeSymlink == 0 {
+				// Its contents first: listed with Walk, which fails
+				// the whole --delete where a listing fails.
+				err := d.g.client.Walk(d.ctx, d.url(cp, true).String(), func(sub string, e fetch.Entry, err error) error {
+					if err != nil {
+						return err
+					}
+					full := path.Join(cp, sub)
+					if e.Mode.IsDir() && e.Mode&fs.ModeSymlink == 0 {
+						dirs = append(dirs, doomed{full, true})
+					} else {
+						files = append(files, doomed{full, false})
+					}
+					return nil
+				}, d.opts...)
+				if err != nil {
+					d.failure(fmt.Errorf("--delete: nothing deleted, as listing %s/ failed: %w", quoteName(cp), err), exitCode(err, false), "")
+					return
+				}
+				continue
+			}
+			files = append(files, doomed{cp, false})
+		}
+	}
+	if maxDelete >= 0 && len(files)+len(dirs) > maxDelete {
+		d.failure(fmt.Errorf("--delete: %d files and directories on the server are not in %s, over --max-delete %d: nothing deleted", len(files)+len(dirs), d.dir, maxDelete), exitFailed, "")
+		return
+	}
+	slices.Reverse(dirs) // Walk gives a directory before what it holds
+	for _, x := range append(files, dirs...) {
+		if d.dryRun {
+			d.g.say("would delete %s", quoteName(x.path))
+			d.count(&d.deleted, "")
+			continue
+		}
+		var err error
+		if x.isDir {
+			err = d.g.client.Remove(d.ctx, d.url(x.path, true).String()+"/", d.opts...)
+		} else {
+			err = d.g.client.Remove(d.ctx, d.url(x.path, false).String(), d.opts...)
+		}
+		if err != nil {
+			d.failure(err, exitFailed, "--delete "+quoteName(x.path))
+			continue
+		}
+		d.count(&d.deleted, "")
+	}
+}
+
+// count adds one to n and, when format is not "", prints it.
+func (d *deploy) count(n *int, format string, args ...any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	*n++
+	if format != "" {
+		d.printLocked(fmt.Sprintf(format, args...))
+	}
+}
+
+// failure counts a failure, keeps the first one's exit status, and
+// prints err, after what when it is not "".
+func (d *deploy) failure(err error, code int, what string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.failed++
+	if d.code == exitOK {
+		d.code = code
+	}
+	if what != "" {
+		d.printLocked(what + ": " + err.Error())
+		return
+	}
+	d.printLocked(err.Error())
+}
+
+// printLocked prints one message under the progress line; d.mu is held.
+func (d *deploy) printLocked(msg string) {
+	if d.bar != nil {
+		d.bar.clear()
+	}
+	d.g.printf("%s", msg)
+}
+
+// summary prints the one line that ends every deploy.
+func (d *deploy) summary(deleting bool) {
+	var b strings.Builder
+	sent := "sent"
+	if d.dryRun {
+		sent = "to send (a dry run: nothing changed on the server)"
+	}
+	fmt.Fprintf(&b, "mirror of %s to %s: %d files (%d bytes) %s, %d up to date", d.dir, d.base.Redacted(), d.sent, d.bytes, sent, d.upToDate)
+	if deleting {
+		fmt.Fprintf(&b, ", %d deleted", d.deleted)
+	}
+	fmt.Fprintf(&b, ", %d directories made; %d skipped (%d links, %d of other types); %d failed", d.made, d.links+d.others, d.links, d.others, d.failed)
+	d.g.printf("%s", b.String())
+}
+
+// A countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// A deployProgress is the deploy's progress line on a terminal: files
+// and bytes sent of those found to send so far.
+type deployProgress struct {
+	w          io.Writer
+	start      time.Time
+	foundFiles atomic.Int64
+	foundBytes atomic.Int64
+	doneFiles  atomic.Int64
+	doneBytes  atomic.Int64
+
+	mu    sync.Mutex
+	drawn bool
+	done  chan struct{}
+	wg    sync.WaitGroup
+}
+
+func newDeployProgress(w io.Writer) *deployProgress {
+	p := &deployProgress{w: w, start: time.Now(), done: make(chan struct{})}
+	p.wg.Go(func() { redraw(p.done, p.draw) })
+	return p
+}
+
+// found counts a file to send.
+func (p *deployProgress) found(size int64) {
+	p.foundFiles.Add(1)
+	p.foundBytes.Add(size)
+}
+
+func (p *deployProgress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "\r\033[K%d of %d files, %s of %s sent", p.doneFiles.Load(), p.foundFiles.Load(), humanBytes(p.doneBytes.Load()), humanBytes(p.foundBytes.Load()))
+	p.drawn = true
+}
+
+func (p *deployProgress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		io.WriteString(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+func (p *deployProgress) stop() {
+	close(p.done)
+	p.wg.Wait()
+	p.clear()
+}
