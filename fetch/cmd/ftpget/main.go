@@ -197,12 +197,22 @@ URL, in order, as curl pairs them.
   -C -                resume: start at the size of the -o/-O file, append
   -C N                start at byte N, appending to the output
   -I                  print the type, size and time of the name
-  --mirror DIR        copy the tree the directory URL names into DIR
+  -T FILE URL         upload FILE to URL (a URL ending in / takes its name)
+  --ftp-create-dirs   with -T: make the URL's missing directories
+  --mirror DIR        copy the tree the directory URL names into DIR:
+                      only the files whose size or server time (MLSD,
+                      MDTM) differs from the local copy's
   -r, --recursive     the same, into the URL's last segment, here
-  -P N                with a mirror: N files at once (default 4), and a
-                      session that lists, as lftp mirror --parallel=N
-  -N                  with a mirror: only the files whose size or server
-                      time (MLSD, MDTM) differs from the local copy's
+  -T DIR --mirror URL upload the tree DIR into the directory URL: only
+                      what changed, each file under a temporary name
+                      then renamed, its time set on the server
+  --parallel-max N    with a mirror: N files at once (default 4), and a
+  -P N                session that lists, as lftp mirror --parallel=N
+  --mirror-all        with a mirror: every file, changed or not
+  --delete            with a mirror: remove what the source no longer
+                      has (never after a listing that failed)
+  --max-delete N      with --delete: delete nothing where over N would go
+  --dry-run           with a mirror: print each action, change nothing
   -C -                with a mirror: resume the partial files (.ftpget-part)
   --password-file F   the password for a URL with a user and none ("-":
                       standard input); else it is asked on the terminal
@@ -218,12 +228,12 @@ URL, in order, as curl pairs them.
   --timeout D         limit each fetch to D (30s, 2m)
   -h, --help          print this help
 
-Exit statuses (the last URL's): 0 done, 1 other failure, 2 usage, 3 bad
-URL, 5 unusable proxy, 6 unknown host, 7 no connection, 18 partial file,
-9 directory refused, 23 write error, 25 upload failed, 26 read error,
-28 timeout, 36 cannot resume, 56 transfer reset, 60 certificate not
-verified, 67 login refused, 77 bad --cacert, 78 not found, 97 proxy
-refused.
+Exit statuses (the last URL's; a mirror's first failure's): 0 done, 1
+other failure, 2 usage, 3 bad URL, 5 unusable proxy, 6 unknown host, 7
+no connection, 9 directory refused, 18 partial file, 23 write error, 25
+upload failed, 26 read error, 28 timeout, 36 cannot resume, 56 transfer
+reset, 60 certificate not verified, 67 login refused, 77 bad --cacert,
+78 not found, 97 proxy refused.
 `
 
 // options are what the flags say.

@@ -140,6 +140,7 @@ type mirror struct {
 	g        *getter
 	ctx      context.Context
 	root     *os.Root    // DIR, once the root's listing worked; nil before, and in a dry run where DIR is not
+	opened   bool        // open ran
 	dir      string      // DIR, as given, for messages
 	base     *ftpurl.URL // the tree's directory: its Dirs, no Name
 	newer    bool        // only what changed: the default; not --mirror-all
@@ -235,6 +236,9 @@ func (g *getter) mirror() int {
 	if m.bar != nil {
 		m.bar.stop()
 	}
+	if oerr := m.open(); err == nil && oerr != nil { // an empty tree: DIR, empty
+		m.failure(oerr, exitWrite, "--mirror")
+	}
 	if err != nil {
 		m.failure(err, exitCode(err, false), "")
 	}
@@ -252,6 +256,10 @@ func (g *getter) mirror() int {
 // open makes DIR, where the run writes, and opens it; in a dry run it
 // only opens it where it exists.
 func (m *mirror) open() error {
+	if m.opened {
+		return nil
+	}
+	m.opened = true
 	if m.dryRun {
 		if root, err := os.OpenRoot(m.dir); err == nil {
 			m.root = root
@@ -388,11 +396,15 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 		m.failure(err, exitCode(err, false), "listing "+quoteName(p)+"/")
 		return nil
 	case p == ".":
-		if err := m.open(); err != nil {
-			return err
-		}
+		// DIR is made with the first entry, or once the walk ends
+		// well: the root's listing may still fail (fs.WalkDir's order:
+		// the root, then its error).
 		m.seenDir(p, e)
 		return nil
+	}
+	if err := m.open(); err != nil {
+		m.failure(err, exitWrite, "--mirror")
+		return fs.SkipAll
 	}
 	for el := range strings.SplitSeq(p, "/") {
 		if !isLocalName(el) {

@@ -600,6 +600,16 @@ func TestMirrorFlags(t *testing.T) {
 		{"--mirror", "d", "-C", "5", url},
 		{"--mirror", "d", "-P", "0", url},
 		{"-r", "-P", "65", url},
+		{"--delete", url},
+		{"--dry-run", url},
+		{"--mirror-all", url},
+		{"--mirror", "d", "--max-delete", "3", url},
+		{"--mirror", "d", "--delete", "--max-delete", "-1", url},
+		{"--mirror", "d", "--mirror-all", "-N", url},
+		{"-T", ".", "-r", url},
+		{"-T", ".", "--mirror", "d", url},
+		{"-T", ".", "--mirror", url, "-C", "-"},
+		{"-T", ".", "--mirror", url, "--ftp-create-dirs"},
 	} {
 		if r := runIn(t, "", args...); r.code != exitUsage || !strings.HasPrefix(r.stderr, "ftpget: ") || strings.Count(r.stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, r.code, r.stderr)
@@ -628,5 +638,106 @@ func TestMirrorProgressOnTerminal(t *testing.T) {
 	text := <-got
 	if code != 0 || !regexp.MustCompile(`\r\x1b\[K\d+ files, [\d.]+ [KM]?i?B, \d+ files/s`).MatchString(text) || !strings.Contains(text, "\r\x1b[Kftpget: mirror of") {
 		t.Errorf("exit %d, terminal %q", code, text)
+	}
+}
+
+// TestMirrorIncrementalDeleteDryRun: DESIGN, "ftpget --mirror": only
+// what changed by default (a second run fetches nothing; --mirror-all
+// everything), --delete removes local files and directories the server
+// no longer lists (a partial file of a listed one stays), never after a
+// listing no parser read; --dry-run prints what it would do and writes
+// nothing, not even DIR; directory times are the server's; nothing is
+// made when the URL names nothing.
+func TestMirrorIncrementalDeleteDryRun(t *testing.T) {
+	tree := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(tree, "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"a.txt": "a", "sub/b.txt": "bb", "sub/deeper/c.txt": "ccc"} {
+		writeFile(t, filepath.Join(tree, filepath.FromSlash(name)), []byte(text), 0o644)
+	}
+	subTime := time.Date(2019, 6, 7, 8, 9, 10, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(tree, "sub"), subTime, subTime); err != nil {
+		t.Fatal(err)
+	}
+	url := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, false) + "/"
+	out := filepath.Join(t.TempDir(), "out")
+
+	// A dry run into a DIR that is not there: printed, nothing made.
+	r := runIn(t, "", "--mirror", out, "--dry-run", url)
+	for _, want := range []string{"would make directory sub\n", "would fetch sub/deeper/c.txt (3 B)\n", "would fetch a.txt (1 B)\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--dry-run: stdout %q lacks %q", r.stdout, want)
+		}
+	}
+	if _, err := os.Stat(out); r.code != 0 || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("--dry-run: exit %d, %v; want 0 and no DIR (stderr %q)", r.code, err, r.stderr)
+	}
+	// Nothing made for a URL that names nothing.
+	if r := runIn(t, "", "--mirror", out, url+"missing/"); r.code != exitNotFound {
+		t.Errorf("a missing URL: exit %d", r.code)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing URL made DIR: %v", err)
+	}
+
+	runIn(t, "", "--mirror", out, url).want(t, 0, "")
+	if fi, err := os.Stat(filepath.Join(out, "sub")); err != nil || !fi.ModTime().Equal(subTime) {
+		t.Errorf("sub's time: %v, %v; want the server's %v", fi.ModTime().UTC(), err, subTime)
+	}
+	r = runIn(t, "", "--mirror", out, url)
+	if s := summary(t, r.stderr); r.code != 0 || s[0] != 0 || s[2] != 3 {
+		t.Errorf("a second run: summary %v; want nothing fetched, 3 up to date", s)
+	}
+	r = runIn(t, "", "--mirror", out, "--mirror-all", url)
+	if s := summary(t, r.stderr); r.code != 0 || s[0] != 3 {
+		t.Errorf("--mirror-all: summary %v; want 3 fetched", s)
+	}
+
+	// What the server no longer has.
+	for _, p := range []string{"gone.txt", "sub/gone/x.txt", "a.txt.ftpget-part", "gone2.txt.ftpget-part"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(out, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(out, filepath.FromSlash(p)), []byte("x"), 0o644)
+	}
+	r = runIn(t, "", "--mirror", out, "--delete", "--dry-run", url)
+	for _, want := range []string{"would delete gone.txt\n", "would delete sub/gone/x.txt\n", "would delete sub/gone\n", "would delete gone2.txt.ftpget-part\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--delete --dry-run: stdout %q lacks %q", r.stdout, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "gone.txt")); err != nil {
+		t.Errorf("--dry-run deleted gone.txt: %v", err)
+	}
+	r = runIn(t, "", "--mirror", out, "--delete", "--max-delete", "3", url)
+	if _, err := os.Stat(filepath.Join(out, "gone.txt")); r.code == 0 || err != nil {
+		t.Errorf("--max-delete 3 of 4: exit %d, gone.txt %v; want a failure and nothing deleted", r.code, err)
+	}
+	r = runIn(t, "", "--mirror", out, "--delete", url)
+	if r.code != 0 || !strings.Contains(r.stderr, ", 4 deleted,") {
+		t.Errorf("--delete: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, p := range []string{"gone.txt", "sub/gone", "gone2.txt.ftpget-part"} {
+		if _, err := os.Lstat(filepath.Join(out, filepath.FromSlash(p))); err == nil {
+			t.Errorf("--delete left %s", p)
+		}
+	}
+	for _, p := range []string{"a.txt", "a.txt.ftpget-part", "sub/deeper/c.txt"} {
+		if _, err := os.Lstat(filepath.Join(out, filepath.FromSlash(p))); err != nil {
+			t.Errorf("--delete removed %s: %v", p, err)
+		}
+	}
+
+	// A listing with a line no parser reads: nothing deleted.
+	hostile := hostileServer(t, []string{"-rw-r--r--   1 ftp ftp 2 Jan 02  2024 ok.txt", "this line is no listing entry"})
+	kept := filepath.Join(t.TempDir(), "kept")
+	if err := os.MkdirAll(kept, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(kept, "mine.txt"), []byte("mine"), 0o644)
+	r = runIn(t, "", "--mirror", kept, "--delete", "ftp://"+hostile+"/")
+	if _, err := os.Stat(filepath.Join(kept, "mine.txt")); r.code == 0 || err != nil {
+		t.Errorf("--delete after an unread listing line: exit %d, mine.txt %v; want a failure and nothing deleted (stderr %q)", r.code, err, r.stderr)
 	}
 }
