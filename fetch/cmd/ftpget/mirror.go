@@ -236,8 +236,10 @@ func (g *getter) mirror() int {
 	if m.bar != nil {
 		m.bar.stop()
 	}
-	if oerr := m.open(); err == nil && oerr != nil { // an empty tree: DIR, empty
-		m.failure(oerr, exitWrite, "--mirror")
+	if err == nil {
+		if oerr := m.open(); oerr != nil { // an empty tree: DIR, empty
+			m.failure(oerr, exitWrite, "--mirror")
+		}
 	}
 	if err != nil {
 		m.failure(err, exitCode(err, false), "")
