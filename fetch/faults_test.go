@@ -1098,6 +1098,15 @@ func fetchWhole(c *fetch.Client, rawURL string, want []byte, retries *atomic.Int
 	var got []byte
 	for try := 0; try < 10; try++ {
 		resp, err := c.Open(context.Background(), rawURL, fetch.WithOffset(int64(len(got))))
+		var fe *fetch.Error
+		if err != nil && errors.As(err, &fe) && fe.Op == "retr" {
+			// A transfer that failed before Open returned (its first
+			// bytes are read there: a reset data connection, a short
+			// transfer the server confirmed, a data connection refused
+			// under load): resumed as one that failed in Read.
+			retries.Add(1)
+			continue
+		}
 		if err != nil {
 			return got, err
 		}
@@ -1110,7 +1119,6 @@ func fetchWhole(c *fetch.Client, rawURL string, want []byte, retries *atomic.Int
 		if err == nil {
 			return got, nil
 		}
-		var fe *fetch.Error
 		if !errors.As(err, &fe) || fe.Op != "retr" {
 			return got, err
 		}
