@@ -345,15 +345,16 @@ func (s *session) pipelined(o *opening) (*transfer, error) {
 	if err != nil {
 		return nil, &stepError{line: "EPSV", err: err}
 	}
-	port, err := epsvPort(rep)
-	if err != nil {
-		// The command's reply follows; the server had no passive
-		// port for it, so nothing was transferred.
-		if _, rerr := s.ctl.read(); rerr != nil {
-			return nil, &stepError{line: line, err: rerr}
-		}
+	port, perr := epsvPort(rep)
+	if perr != nil {
+		// The server had no passive port for line, so nothing was
+		// transferred; line runs again, one command at a time (EPSV
+		// again, or PASV after a 5xx), once the session is in step.
 		s.epsvOK = false
-		return nil, &stepError{line: "EPSV", err: err}
+		if err := s.afterRefusedEPSV(line); err != nil {
+			return nil, err
+		}
+		return s.startAfter(o)
 	}
 	conn, err := s.dialData(o, port)
 	if err != nil {
@@ -367,6 +368,32 @@ func (s *session) pipelined(o *opening) (*transfer, error) {
 		return nil, &stepError{line: "EPSV", err: err} // the data connection to the port it named
 	}
 	return s.opened(conn, line)
+}
+
+// afterRefusedEPSV brings the control connection back in step after a
+// pipelined EPSV that named no port: whether the server answers line,
+// sent after it, is its own. Most refuse it (425, 503); ProFTPD 1.3.8
+// answers nothing to a transfer command after an EPSV whose listen(2)
+// failed ("425 EPSV: Address already in use", two of its sessions
+// racing for one port of its PassivePorts), and line's reply would be
+// waited for a StallTimeout. A NOOP (RFC 959 §4.1.3), answered 200 as
+// no transfer command is, fences the replies: line's, if any, comes
+// before it.
+func (s *session) afterRefusedEPSV(line string) error {
+	if err := s.ctl.send("NOOP"); err != nil {
+		return &stepError{line: "NOOP", err: err}
+	}
+	rep, err := s.ctl.readFinal()
+	if err != nil {
+		return &stepError{line: line, err: err}
+	}
+	if rep.code == 200 {
+		return nil // the NOOP's: line got no reply
+	}
+	if _, err := s.ctl.readFinal(); err != nil {
+		return &stepError{line: "NOOP", err: err}
+	}
+	return nil
 }
 
 // opened reads the reply to a transfer command whose data connection

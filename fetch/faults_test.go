@@ -1126,3 +1126,55 @@ func fetchWhole(c *fetch.Client, rawURL string, want []byte, retries *atomic.Int
 	}
 	return got, errors.New("still not whole after 10 tries")
 }
+// TestPipelinedEPSVRefused: a reused session sends EPSV and RETR in one
+// write; the server refuses that EPSV with a 425 (ProFTPD 1.3.8, two of
+// whose sessions raced for one passive port: "425 EPSV: Address already
+// in use") and then answers the RETR with a 425 as most servers do, or
+// with nothing at all, as ProFTPD does. Either way the Open gets the
+// file at once on the same session (a StallTimeout of waiting for a
+// reply that never comes was the flake of TestConnectionLimitOfProftpd).
+func TestPipelinedEPSVRefused(t *testing.T) {
+	for name, silent := range map[string]bool{"RETR refused": false, "RETR unanswered (ProFTPD)": true} {
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex
+			epsvs := 0
+			f := newFake(t, script{
+				"EPSV": func(c *fconn, _ string) {
+					mu.Lock()
+					epsvs++
+					n := epsvs
+					mu.Unlock()
+					if n == 2 { // the reused session's pipelined EPSV
+						c.send("425 EPSV: Address already in use")
+						return
+					}
+					if port := c.listen(); port > 0 {
+						c.send(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+					}
+				},
+				"RETR": func(c *fconn, arg string) {
+					if c.pasv == nil && silent {
+						return
+					}
+					transfer("hello", "150 Opening (5 bytes)", "226 Done")(c, arg)
+				},
+				"NOOP": say("200 NOOP command successful"),
+			})
+			c := &fetch.Client{StallTimeout: 5 * time.Second}
+			t.Cleanup(c.CloseIdleConnections)
+			for i := range 3 {
+				start := time.Now()
+				got, _, err := openAndRead(context.Background(), c, f.url("f"))
+				if err != nil || string(got) != "hello" {
+					t.Fatalf("Open %d: %q, %v", i+1, got, err)
+				}
+				if d := time.Since(start); d > 2*time.Second {
+					t.Errorf("Open %d took %v", i+1, d)
+				}
+			}
+			if n := f.dialCount(); n != 1 {
+				t.Errorf("%d control connections; want 1", n)
+			}
+		})
+	}
+}
