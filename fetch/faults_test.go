@@ -1126,6 +1126,7 @@ func fetchWhole(c *fetch.Client, rawURL string, want []byte, retries *atomic.Int
 	}
 	return got, errors.New("still not whole after 10 tries")
 }
+
 // TestPipelinedEPSVRefused: a reused session sends EPSV and RETR in one
 // write; the server refuses that EPSV with a 425 (ProFTPD 1.3.8, two of
 // whose sessions raced for one passive port: "425 EPSV: Address already
