@@ -270,12 +270,25 @@ func (x *exchange) proveSize(name string, want int64, asked bool) *Error {
 }
 
 // rename sends RNFR from and RNTO to (RFC 959 §4.1.3): 350, then a
-// 2xx (250 as a rule).
+// 2xx (250 as a rule). Both go out in one write, which saves a round
+// trip (RFC 959 §4.1 lets a client send a command before the reply to
+// the one before it): where RNFR is refused, the server refuses the
+// RNTO that follows it too (503, bad sequence), whose reply is read and
+// dropped, and the error is RNFR's.
 func (x *exchange) rename(from, to string) *Error {
-	if _, e := x.cmd("rename", 350, "RNFR "+from); e != nil {
+	rnfr, rnto := "RNFR "+from, "RNTO "+to
+	if err := x.s.ctl.send(rnfr, rnto); err != nil {
+		return x.fail("rename", rnfr, err)
+	}
+	if _, e := x.reply("rename", 350, rnfr); e != nil {
+		if e.declined() {
+			if _, re := x.reply("rename", 0, rnto); re != nil {
+				return re
+			}
+		}
 		return e
 	}
-	_, e := x.cmd("rename", 2, "RNTO "+to)
+	_, e := x.reply("rename", 2, rnto)
 	return e
 }
 
