@@ -279,9 +279,10 @@ func (x *exchange) setModTime(name string, t time.Time) *Error {
 		}
 		line := form.line(stamp, name)
 		_, e := x.cmd("modtime", 2, line)
-		if e == nil && strings.HasPrefix(line, "MDTM ") {
+		if e == nil && strings.HasPrefix(line, "MDTM ") && !(i == 0 && first == f) {
 			// A server that cannot set a time read this as the time of
-			// a file named "stamp name": the time must now be t.
+			// a file named "stamp name": the time must now be t. Once
+			// the check passed on a server, its 213 is taken.
 			rep, ce := x.cmd("modtime", 213, "MDTM "+name)
 			switch {
 			case ce != nil && !ce.declined():

@@ -85,6 +85,7 @@ type upJob struct {
 	size   int64
 	mtime  time.Time
 	exists bool // the server has a file of that name
+	check  bool // its size matches a LIST line's: MDTM tells whether it is up to date
 }
 
 // deploy sends the tree DIR (-T) into the URL's directory; it returns
@@ -257,26 +258,33 @@ func (d *deploy) compare(p string, fi fs.FileInfo) error {
 		case e.Mode.IsDir():
 			d.failure(fmt.Errorf("%s is a directory on the server and a file in %s: not sent", quoteName(p), d.dir), exitUpload, "")
 			return nil
-		case !d.all && e.Size == j.size && d.sameTime(p, e, j.mtime):
-			d.count(&d.upToDate, "")
-			return nil
+		case !d.all && e.Size == j.size && exact(e):
+			if e.ModTime.UTC().Truncate(time.Second).Equal(j.mtime) {
+				d.count(&d.upToDate, "")
+				return nil
+			}
+		case !d.all && e.Size == j.size:
+			j.check = true // by a worker: an MDTM a file
 		}
 		j.exists = true
 	}
-	if d.bar != nil {
+	if d.bar != nil && !j.check {
 		d.bar.found(j.size)
 	}
 	d.jobs <- j
 	return nil
 }
 
-// sameTime reports whether the server's file p (its entry e) has the
-// time t, to the second: MLSD's UTC time, else (LIST gives the server's
-// wall clock, to the minute, its year guessed) MDTM's (fetch.Stat).
-func (d *deploy) sameTime(p string, e fetch.Entry, t time.Time) bool {
-	if !e.Local && !e.ModTime.IsZero() && e.Precision <= time.Second {
-		return e.ModTime.UTC().Truncate(time.Second).Equal(t)
-	}
+// exact reports whether e's time is the server's UTC time to the
+// second (MLSD), not a LIST time (the server's wall clock, to the
+// minute, its year guessed).
+func exact(e fetch.Entry) bool {
+	return !e.Local && !e.ModTime.IsZero() && e.Precision <= time.Second
+}
+
+// sameOnServer reports whether the server's file p has the time t, to the
+// second, by MDTM (fetch.Stat): what a LIST line cannot tell.
+func (d *deploy) sameOnServer(p string, t time.Time) bool {
 	fi, err := d.g.client.Stat(d.ctx, d.url(p, false).String(), d.opts...)
 	return err == nil && fi.ModTime().UTC().Truncate(time.Second).Equal(t)
 }
@@ -284,6 +292,15 @@ func (d *deploy) sameTime(p string, e fetch.Entry, t time.Time) bool {
 // send uploads the file j to a temporary name in its directory, with
 // its time, and renames it onto its name.
 func (d *deploy) send(j upJob) {
+	if j.check {
+		if d.sameOnServer(j.path, j.mtime) {
+			d.count(&d.upToDate, "")
+			return
+		}
+		if d.bar != nil {
+			d.bar.found(j.size)
+		}
+	}
 	if d.dryRun {
 		d.g.say("would send %s (%s)", quoteName(j.path), humanBytes(j.size))
 		d.mu.Lock()
