@@ -308,6 +308,18 @@ func (x *exchange) setModTime(name string, t time.Time) *Error {
 	return e
 }
 
+// learntTimeLine returns the command that sets name's time to t in the
+// form that worked on the server hk, where one did.
+func (c *Client) learntTimeLine(hk hostKey, t time.Time, name string) (string, bool) {
+	c.mu.Lock()
+	f, ok := c.timeForms[hk]
+	c.mu.Unlock()
+	if !ok {
+		return "", false
+	}
+	return timeForms[f].line(t.UTC().Format("20060102150405"), name), true
+}
+
 // timeForm returns the index in timeForms of the form that worked last
 // on the server hk, or 0.
 func (c *Client) timeForm(hk hostKey) int {

@@ -207,7 +207,7 @@ func TestDeployOnServers(t *testing.T) {
 		}
 		sameTrees(t, local, site, "on the server")
 		filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
-			if err == nil && strings.Contains(d.Name(), ".ftpget-") {
+			if err == nil && strings.Contains(d.Name(), ".ftpurl-") {
 				t.Errorf("a temporary file stays: %s", p)
 			}
 			return nil

@@ -188,13 +188,15 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 		x.cleanUp(e, target, name)
 		return n, e
 	}
+	timeSet := false
 	if target != name {
-		if e := x.rename(target, name); e != nil {
+		var e *Error
+		if timeSet, e = x.renameTimed(target, name); e != nil {
 			x.discard(e, target, true)
 			return n, e
 		}
 	}
-	if req.cfg.hasModTime {
+	if req.cfg.hasModTime && !timeSet {
 		if e := x.setModTime(name, req.cfg.setModTime); e != nil {
 			addNote(e, "the file is whole on the server, with the server's time")
 			return n, e
@@ -276,20 +278,56 @@ func (x *exchange) proveSize(name string, want int64, asked bool) *Error {
 // RNTO that follows it too (503, bad sequence), whose reply is read and
 // dropped, and the error is RNFR's.
 func (x *exchange) rename(from, to string) *Error {
+	_, e := x.renameAfter("", from, to)
+	return e
+}
+
+// renameAfter is rename with the command pre (when not "") in the same
+// write before RNFR; it reports whether pre was taken (a 2xx). A
+// refused pre does not stop the rename.
+func (x *exchange) renameAfter(pre, from, to string) (preOK bool, e *Error) {
 	rnfr, rnto := "RNFR "+from, "RNTO "+to
-	if err := x.s.ctl.send(rnfr, rnto); err != nil {
-		return x.fail("rename", rnfr, err)
+	lines := []string{rnfr, rnto}
+	if pre != "" {
+		lines = []string{pre, rnfr, rnto}
+	}
+	if err := x.s.ctl.send(lines...); err != nil {
+		return false, x.fail("rename", lines[0], err)
+	}
+	if pre != "" {
+		_, pe := x.reply("modtime", 2, pre)
+		if pe != nil && !pe.declined() {
+			return false, pe
+		}
+		preOK = pe == nil
 	}
 	if _, e := x.reply("rename", 350, rnfr); e != nil {
 		if e.declined() {
 			if _, re := x.reply("rename", 0, rnto); re != nil {
-				return re
+				return false, re
 			}
 		}
-		return e
+		return false, e
 	}
-	_, e := x.reply("rename", 2, rnto)
-	return e
+	if _, e := x.reply("rename", 2, rnto); e != nil {
+		return false, e
+	}
+	return preOK, nil
+}
+
+// renameTimed is rename for WithTempName; with WithSetModTime, where
+// the Client has learnt the server's way to set a time (SetModTime),
+// that command goes out first in the same write, on the temporary
+// file (a rename keeps a file's time), and the three cost one round
+// trip. It reports whether the time was set; a refused one is left to
+// setModTime after the rename.
+func (x *exchange) renameTimed(temp, name string) (timeSet bool, e *Error) {
+	cfg := x.req.cfg
+	line := ""
+	if cfg.hasModTime {
+		line, _ = x.c.learntTimeLine(hostKey{x.req.key.scheme, x.req.key.addr}, cfg.setModTime, temp)
+	}
+	return x.renameAfter(line, temp, name)
 }
 
 // cleanUp ends a Put that failed after its transfer began: a temporary

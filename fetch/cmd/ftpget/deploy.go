@@ -9,12 +9,14 @@ package main
 // of the files whose size matches, since a LIST time is a guess) is
 // left alone, and the time of each file sent is set on the server
 // (fetch.WithSetModTime), so the next run is exact. Each file goes to a
-// temporary name in its directory (".NAME.ftpget-XXXXXXXX.part"), is
-// proven by SIZE, then renamed onto its name: no partial file is ever
+// temporary name in its directory (".NAME.ftpurl-XXXXXXXX.part",
+// fetch.WithTempName), is proven by SIZE, given its time and renamed
+// onto its name (one round trip for the three, once the server's way to
+// set a time is known): no partial file is ever
 // visible under its name, and a failed file leaves no temporary behind
 // or names it. Where a server refuses RNTO onto a file that exists
-// (ProFTPD without AllowOverwrite), the old file is deleted first, and
-// the new one renamed onto its name at once.
+// (ProFTPD without AllowOverwrite), the old file is deleted and the new
+// one sent again, and from then on each old file is deleted first.
 //
 // Local symbolic links, FIFOs, devices and sockets are named and
 // skipped, never followed: the walk goes through an os.Root on DIR.
@@ -26,8 +28,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -77,6 +77,8 @@ type deploy struct {
 	others   int
 	failed   int
 	code     int
+
+	noOverwrite atomic.Bool // the server refused RNTO onto a file
 }
 
 // An upJob is one file to send.
@@ -309,28 +311,28 @@ func (d *deploy) send(j upJob) {
 		d.mu.Unlock()
 		return
 	}
-	f, err := d.root.OpenFile(j.path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	target := d.url(j.path, false).String()
+	if j.exists && d.noOverwrite.Load() {
+		// The server refuses RNTO onto a file (learnt below): the old
+		// one goes first.
+		if err := d.g.client.Remove(d.ctx, target, d.opts...); err != nil {
+			d.failure(err, uploadExit(err), quoteName(j.path))
+			return
+		}
+	}
+	n, err := d.put(j, target)
+	var fe *fetch.Error
+	if err != nil && j.exists && !d.noOverwrite.Load() && errors.As(err, &fe) && fe.Op == "rename" && strings.HasPrefix(fe.Command, "RNTO ") && fe.Code >= 500 {
+		// ProFTPD's default (AllowOverwrite off): RNTO onto a file is
+		// refused, and Put deleted its temporary file. The old file
+		// goes, and the new one is sent again.
+		d.noOverwrite.Store(true)
+		if rerr := d.g.client.Remove(d.ctx, target, d.opts...); rerr == nil {
+			n, err = d.put(j, target)
+		}
+	}
 	if err != nil {
-		d.failure(err, exitUploadRead, "")
-		return
-	}
-	defer f.Close()
-	target := d.url(j.path, false)
-	temp := *target
-	temp.Name = tempName(target.Name)
-	var r io.Reader = f
-	if d.bar != nil {
-		r = &countingReader{r: f, n: &d.bar.doneBytes}
-	}
-	n, err := d.g.client.Put(d.ctx, temp.String(), r, append(slices.Clip(d.opts), fetch.WithSetModTime(j.mtime))...)
-	if err == nil && n != j.size {
-		err = fmt.Errorf("%s changed while it was sent: %d bytes sent, %d when listed", quoteName(j.path), n, j.size)
-	}
-	if err == nil {
-		err = d.rename(&temp, target, j.exists)
-	}
-	if err != nil {
-		d.failure(err, uploadExit(err), quoteName(j.path)+d.discard(&temp))
+		d.failure(err, uploadExit(err), quoteName(j.path))
 		return
 	}
 	d.mu.Lock()
@@ -342,38 +344,23 @@ func (d *deploy) send(j upJob) {
 	}
 }
 
-// rename renames the whole temporary file onto its name; where the
-// server refuses RNTO onto a file that exists (ProFTPD's default), the
-// old file is deleted first.
-func (d *deploy) rename(temp, target *ftpurl.URL, exists bool) error {
-	err := d.g.client.Rename(d.ctx, temp.String(), target.String(), d.opts...)
-	var fe *fetch.Error
-	if err == nil || !exists || !errors.As(err, &fe) || !strings.HasPrefix(fe.Command, "RNTO ") || fe.Code < 500 {
-		return err
+// put sends the file j to target: to a temporary name in its directory
+// (fetch.WithTempName), proven by SIZE, its time set, then renamed.
+func (d *deploy) put(j upJob, target string) (int64, error) {
+	f, err := d.root.OpenFile(j.path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return 0, err
 	}
-	if rerr := d.g.client.Remove(d.ctx, target.String(), d.opts...); rerr != nil {
-		return err
+	defer f.Close()
+	var r io.Reader = f
+	if d.bar != nil {
+		r = &countingReader{r: f, n: &d.bar.doneBytes}
 	}
-	return d.g.client.Rename(d.ctx, temp.String(), target.String(), d.opts...)
-}
-
-// discard deletes the temporary file of a failed send, and returns what
-// the message says of it: nothing when it is gone, its name when not.
-func (d *deploy) discard(temp *ftpurl.URL) string {
-	err := d.g.client.Remove(d.ctx, temp.String(), d.opts...)
-	var fe *fetch.Error
-	if err == nil || errors.As(err, &fe) && fe.Op == "dele" && fe.Code == 550 {
-		return ""
+	n, err := d.g.client.Put(d.ctx, target, r, append(slices.Clip(d.opts), fetch.WithTempName(), fetch.WithSetModTime(j.mtime))...)
+	if err == nil && n != j.size {
+		err = fmt.Errorf("%s changed while it was sent: %d bytes sent, %d when listed", quoteName(j.path), n, j.size)
 	}
-	return " (the temporary file " + quoteName(temp.Name) + " may be left on the server)"
-}
-
-// tempName is the temporary name of a file being sent, in its own
-// directory: ".NAME.ftpget-XXXXXXXX.part".
-func tempName(name string) string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return "." + name + ".ftpget-" + hex.EncodeToString(b[:]) + ".part"
+	return n, err
 }
 
 // A doomed name is one the server holds and DIR does not (--delete).
