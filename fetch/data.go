@@ -354,6 +354,13 @@ func (s *session) pipelined(o *opening) (*transfer, error) {
 		if err := s.afterRefusedEPSV(line); err != nil {
 			return nil, err
 		}
+		if strings.HasPrefix(line, "STOR ") || strings.HasPrefix(line, "APPE ") {
+			// ProFTPD may have made the file it then did not answer
+			// for (an empty one, which it will not overwrite): the
+			// upload decides what to send again (Put: a new
+			// temporary name).
+			return nil, &stepError{line: "EPSV", err: perr}
+		}
 		return s.startAfter(o)
 	}
 	conn, err := s.dialData(o, port)

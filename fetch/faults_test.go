@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1177,5 +1178,73 @@ func TestPipelinedEPSVRefused(t *testing.T) {
 				t.Errorf("%d control connections; want 1", n)
 			}
 		})
+	}
+}
+
+// TestPipelinedEPSVRefusedOnUpload: the same 425 to the EPSV sent with
+// a STOR, which ProFTPD leaves unanswered after making an empty file of
+// its name (and will not overwrite it): Put WithTempName stores under a
+// new temporary name, deletes the first, and the upload is whole.
+func TestPipelinedEPSVRefusedOnUpload(t *testing.T) {
+	var mu sync.Mutex
+	epsvs := 0
+	stored := map[string]bool{}
+	f := newFake(t, script{
+		"FEAT": say("211-Features:", " SIZE", "211 End"),
+		"EPSV": func(c *fconn, _ string) {
+			mu.Lock()
+			epsvs++
+			n := epsvs
+			mu.Unlock()
+			if n == 2 {
+				c.send("425 EPSV: Address already in use")
+				return
+			}
+			if port := c.listen(); port > 0 {
+				c.send(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+			}
+		},
+		"STOR": func(c *fconn, arg string) {
+			mu.Lock()
+			dup := stored[arg]
+			stored[arg] = true
+			mu.Unlock()
+			switch {
+			case c.pasv == nil:
+				return // ProFTPD: the empty file made, no reply
+			case dup:
+				c.send("550 " + arg + ": Overwrite permission denied")
+				return
+			}
+			d := c.data()
+			c.send("150 Opening")
+			io.Copy(io.Discard, d)
+			d.Close()
+			c.send("226 Done")
+		},
+		"SIZE": say("213 5"),
+		"RNFR": say("350 Ready"),
+		"RNTO": say("250 Renamed"),
+		"DELE": say("250 Deleted"),
+		"NOOP": say("200 NOOP command successful"),
+	})
+	c := &fetch.Client{StallTimeout: 5 * time.Second}
+	t.Cleanup(c.CloseIdleConnections)
+	for i := range 2 {
+		if _, err := c.Put(context.Background(), f.url("f"+strconv.Itoa(i)), strings.NewReader("hello"), fetch.WithTempName()); err != nil {
+			t.Fatalf("Put %d: %v", i, err)
+		}
+	}
+	var dele, stor int
+	for _, cmd := range f.commands() {
+		switch {
+		case strings.HasPrefix(cmd, "DELE "):
+			dele++
+		case strings.HasPrefix(cmd, "STOR "):
+			stor++
+		}
+	}
+	if dele != 1 || stor != 3 || f.dialCount() != 1 {
+		t.Errorf("%d DELE, %d STOR, %d sessions; want the unanswered temporary file deleted, one STOR more, one session", dele, stor, f.dialCount())
 	}
 }

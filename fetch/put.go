@@ -139,6 +139,19 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 	}
 	line := verb + " " + target
 	t, _, e := x.start(op, line, 0)
+	if e != nil && e.Command == "EPSV" && e.Code != 421 && !x.s.closed() {
+		// A pipelined EPSV that named no port (data.go), after which
+		// the server may hold an empty file of the name it did not
+		// answer STOR for (ProFTPD, which will not overwrite it): the
+		// command again, one at a time; with WithTempName under a new
+		// temporary name, the old one deleted where it is there.
+		if target != name {
+			_, _ = x.cmd("", 0, "DELE "+target)
+			target = tempName(name)
+			line = verb + " " + target
+		}
+		t, _, e = x.start(op, line, 0)
+	}
 	if e != nil {
 		// Refused before any byte: the server made no file.
 		return 0, e
