@@ -130,9 +130,9 @@ func (c *Client) Rename(ctx context.Context, fromURL, toURL string, opts ...Opti
 		if e != nil {
 			return e
 		}
-		newName, err := x.pathOf(rt.plan, nonNull(r.plan.Dirs))
-		if err != nil {
-			return x.fail("rename", "", err)
+		newName, e := x.pathOf(rt.plan, nonNull(r.plan.Dirs))
+		if e != nil {
+			return e
 		}
 		x.sent = true
 		return orNil(x.rename(name, newName))
@@ -235,7 +235,7 @@ func (x *exchange) mkdir() error {
 // pathOf returns the argument that names p's file from the directory
 // dirs: its Name where p's directories are dirs, else its path from
 // the login directory (the session's PWD) or, absolute, from the root.
-func (x *exchange) pathOf(p *ftpurl.Plan, dirs []string) (string, error) {
+func (x *exchange) pathOf(p *ftpurl.Plan, dirs []string) (string, *Error) {
 	to := nonNull(p.Dirs)
 	if slices.Equal(to, dirs) {
 		return p.Name, nil
@@ -244,10 +244,11 @@ func (x *exchange) pathOf(p *ftpurl.Plan, dirs []string) (string, error) {
 	if strings.HasPrefix(rel, "/") {
 		return rel, nil
 	}
-	if x.s.home == "" {
-		return "", errNoHome
+	home, e := x.home("rename")
+	if e != nil {
+		return "", e
 	}
-	return path.Join(x.s.home, rel), nil
+	return path.Join(home, rel), nil
 }
 
 // A timeForm is one way to set a file's time on a server.
@@ -271,6 +272,7 @@ func (x *exchange) setModTime(name string, t time.Time) *Error {
 	hk := hostKey{x.req.key.scheme, x.req.key.addr}
 	first := x.c.timeForm(hk)
 	var last *Error
+	unset := "" // an MDTM with a time that set nothing
 	for i := range timeForms {
 		f := (first + i) % len(timeForms)
 		form := timeForms[f]
@@ -288,7 +290,7 @@ func (x *exchange) setModTime(name string, t time.Time) *Error {
 			case ce != nil && !ce.declined():
 				return ce
 			case ce != nil || !timeOf(rep).Equal(t.UTC().Truncate(time.Second)):
-				last = x.fail("modtime", line, errors.New("MDTM "+name+" does not say the time set"))
+				unset = line + " set no time: MDTM " + name + " does not say it"
 				continue
 			}
 		}
@@ -302,8 +304,9 @@ func (x *exchange) setModTime(name string, t time.Time) *Error {
 		last = e
 	}
 	e := x.fail("modtime", "", errors.New("the server sets no modification time: it refused MFMT, SITE UTIME and MDTM"))
-	if last != nil {
-		e.prior = last
+	e.prior = last
+	if unset != "" {
+		addNote(e, unset)
 	}
 	return e
 }

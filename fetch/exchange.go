@@ -160,10 +160,14 @@ func (x *exchange) acquire(onlyNew bool) error {
 // login directory (PWD): the login of DESIGN, each command once.
 func (x *exchange) dial() error {
 	s, r := x.s, x.req
-	if err := s.connect(x.ctx, r.u, r.cfg.dialTimeout); err != nil {
-		return x.fail("dial", "", err)
-	}
-	if _, err := x.check("dial", 220, "", s.ctl.greeting); err != nil {
+	// Op "dial": connecting, and the greeting (RFC 959 §5.4: 220,
+	// after any 120).
+	if _, err := x.check("dial", 220, "", func() (reply, error) {
+		if err := s.connect(x.ctx, r.u, r.cfg.dialTimeout); err != nil {
+			return reply{}, err
+		}
+		return s.ctl.greeting()
+	}); err != nil {
 		return err
 	}
 	if s.key.tls == explicit {

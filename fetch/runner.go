@@ -86,10 +86,11 @@ func (x *exchange) goHome(p *ftpurl.Plan) (skip int, e *Error) {
 		s.cwdDirs, s.cwdKnown = nil, false
 		return 0, nil
 	}
-	if s.home == "" {
-		return 0, x.fail("cwd", "", errNoHome)
+	home, e := x.home("cwd")
+	if e != nil {
+		return 0, e
 	}
-	if e := x.cwd("cwd", cwdStep(s.home), false); e != nil {
+	if e := x.cwd("cwd", cwdStep(home), false); e != nil {
 		// The login directory is gone: this session cannot serve a
 		// relative plan again, and goes when this use ends.
 		s.home, s.cwdKnown = "", false
@@ -97,6 +98,15 @@ func (x *exchange) goHome(p *ftpurl.Plan) (skip int, e *Error) {
 	}
 	s.atHome()
 	return 0, nil
+}
+
+// home returns the session's login directory (PWD's answer), or the
+// *Error of op where the server did not say it.
+func (x *exchange) home(op string) (string, *Error) {
+	if x.s.home == "" {
+		return "", x.fail(op, "", errNoHome)
+	}
+	return x.s.home, nil
 }
 
 // cwd sends a CWD step (RFC 959 §4.1.1) as it renders itself, and,
@@ -366,8 +376,7 @@ func (x *exchange) list(resp *Response, p *ftpurl.Plan, st ftpurl.Step, fallback
 		if err := x.verify(p, st, fallback); err != nil {
 			return err
 		}
-		if len(unparsed) > 0 {
-			e := x.fail("list", st.String(), errors.New("the listing holds no entry that fetch can read; its first line: "+strconv.Quote(clip(unparsed[0]))))
+		if e := x.unread(st, len(lines), unparsed); e != nil {
 			e.Fallback = fallback
 			return e
 		}
@@ -375,6 +384,20 @@ func (x *exchange) list(resp *Response, p *ftpurl.Plan, st ftpurl.Step, fallback
 	resp.Action, resp.Entries, resp.Unparsed, resp.Lines, resp.Fallback = ftpurl.List, entries, unparsed, lines, fallback
 	resp.readErr = io.EOF
 	return nil
+}
+
+// unread returns the *Error of a listing (st) of n lines whose lines
+// unparsed are no entry ParseListLine reads (never dropped silently),
+// or nil when there are none: it counts them and quotes the first.
+func (x *exchange) unread(st ftpurl.Step, n int, unparsed []string) *Error {
+	if len(unparsed) == 0 {
+		return nil
+	}
+	what := strconv.Itoa(len(unparsed)) + " of " + strconv.Itoa(n) + " lines are no entry fetch can read; the first: "
+	if len(unparsed) == n {
+		what = "the listing holds no entry that fetch can read; its first line: "
+	}
+	return x.fail(strings.ToLower(st.Command), st.String(), errors.New(what+strconv.Quote(clip(unparsed[0]))))
 }
 
 // nameList runs NLST (st) and reads the names into resp.

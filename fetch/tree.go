@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -163,8 +162,8 @@ func (x *exchange) readDir() (entries []Entry, unread, err error) {
 	if len(entries) == 0 {
 		entries = nil
 	}
-	if len(unparsed) > 0 {
-		unread = x.fail(strings.ToLower(st.Command), st.String(), errors.New(strconv.Itoa(len(unparsed))+" of "+strconv.Itoa(len(lines))+" lines are no entry fetch can read; the first: "+strconv.Quote(clip(unparsed[0]))))
+	if e := x.unread(st, len(lines), unparsed); e != nil {
+		unread = e
 	}
 	return entries, unread, nil
 }
