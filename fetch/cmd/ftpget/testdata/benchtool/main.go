@@ -79,7 +79,8 @@ func proxy(listen, upstream string, delay time.Duration) error {
 				return
 			}
 			host, _, _ := net.SplitHostPort(upstream)
-			go pump(s, c, delay, logLines("> "))
+			done := make(chan struct{})
+			go func() { pump(s, c, delay, logLines("> ")); close(done) }()
 			logIn := logLines("< ")
 			pump(c, s, delay, func(line string) string {
 				line = rewritePassive(line, host, delay)
@@ -88,6 +89,9 @@ func proxy(listen, upstream string, delay time.Duration) error {
 				}
 				return line
 			})
+			<-done
+			c.Close()
+			s.Close()
 		}()
 	}
 }
@@ -139,8 +143,12 @@ func rewritePassive(line, host string, delay time.Duration) string {
 			c.Close()
 			return
 		}
-		go pump(s, c, delay, nil)
+		done := make(chan struct{})
+		go func() { pump(s, c, delay, nil); close(done) }()
 		pump(c, s, delay, nil)
+		<-done
+		c.Close()
+		s.Close()
 	}()
 	p := l.Addr().(*net.TCPAddr).Port
 	if strings.HasPrefix(line, "227") {
@@ -189,10 +197,19 @@ func pump(dst, src net.Conn, delay time.Duration, lines func(string) string) {
 			break
 		}
 	}
+	// Half-closes, each way on its own: a side that ended its writing
+	// still reads what the other sends, as on a real network. Closing
+	// src whole here told the client that the server had closed a data
+	// connection it was still reading (ftpget then sent SIZE during
+	// ProFTPD's transfer). The caller closes both once both ways end.
 	if tc, ok := dst.(*net.TCPConn); ok {
 		tc.CloseWrite()
 	}
 	for range q {
 	}
-	src.Close()
+	if tc, ok := src.(*net.TCPConn); ok {
+		tc.CloseRead()
+	} else {
+		src.Close()
+	}
 }
