@@ -27,6 +27,13 @@ type transfer struct {
 	final   *reply     // the final reply, once read
 	readErr error      // the error of the data connection, once it ended
 	watch   chan error // the control connection's watch (watchControl)
+
+	// An upload started early (opening.early): pending is its command,
+	// whose opening reply is not read yet, and asked the reply to the
+	// query that closeWrite sent after the upload's end, where it came
+	// before the final reply.
+	pending string
+	asked   *reply
 }
 
 // watchControl watches the control connection while the data flows: a
@@ -105,6 +112,9 @@ func (t *transfer) Close() error {
 
 func (t *transfer) readEnd() error {
 	t.conn.Close()
+	if err := t.open(); err != nil {
+		return err
+	}
 	if err := t.unwatch(); err != nil {
 		return err
 	}
@@ -245,6 +255,11 @@ type opening struct {
 	line        string
 	offset      int64
 	queries     []query
+
+	// early leaves the opening reply of an upload unread once the
+	// data connection is dialed (see transfer.open), so that its first
+	// bytes go out at once; only on a plain data connection.
+	early bool
 }
 
 // A query is a command that changes nothing on the server (SIZE,
@@ -374,6 +389,9 @@ func (s *session) pipelined(o *opening) (*transfer, error) {
 		}
 		return nil, &stepError{line: "EPSV", err: err} // the data connection to the port it named
 	}
+	if o.early && s.tls == nil {
+		return &transfer{s: s, conn: conn, pending: line}, nil
+	}
 	return s.opened(conn, line)
 }
 
@@ -406,12 +424,29 @@ func (s *session) afterRefusedEPSV(line string) error {
 // opened reads the reply to a transfer command whose data connection
 // is conn.
 func (s *session) opened(conn net.Conn, line string) (*transfer, error) {
-	rep, err := s.ctl.read()
-	if err != nil {
-		conn.Close()
+	t := &transfer{s: s, conn: conn, pending: line}
+	if err := t.open(); err != nil {
 		return nil, &stepError{line: line, err: err}
 	}
-	t := &transfer{s: s, conn: conn, opened: rep}
+	return t, nil
+}
+
+// open reads the reply that opens t's transfer (125 or 150, RFC 959
+// §4.2; a 226 or 250 where the server is done already), once: nil when
+// the data flows. A refusal is the final reply, returned as an error
+// (and Close returns it again), and the data connection is closed.
+func (t *transfer) open() error {
+	if t.pending == "" {
+		return nil
+	}
+	t.pending = ""
+	rep, err := t.s.ctl.read()
+	if err != nil {
+		t.conn.Close()
+		t.ended, t.endErr = true, err
+		return err
+	}
+	t.opened = rep
 	switch {
 	case rep.code < 200:
 		t.watchControl()
@@ -420,10 +455,19 @@ func (s *session) opened(conn net.Conn, line string) (*transfer, error) {
 		// holds is all.
 		t.final = &rep
 	default:
-		conn.Close()
-		return nil, &stepError{line: line, err: rep.err()}
+		t.conn.Close()
+		t.final = &rep
+		t.ended, t.endErr = true, rep.err()
+		return t.endErr
 	}
-	return t, nil
+	return nil
+}
+
+// refused reports whether the server refused t's command: a final
+// reply that no preliminary one came before. Only an early upload
+// (opening.early) gets that far with it; start returns the others.
+func (t *transfer) refused() bool {
+	return t.opened.code == 0 && t.final != nil && t.final.code >= 400
 }
 
 // why returns the reason a read of t failed with err (not io.EOF):
@@ -621,6 +665,13 @@ func (t *transfer) send(ctx context.Context, r io.Reader, ascii bool) (n int64, 
 		m, err := r.Read(buf)
 		if m > 0 {
 			out := buf[:m]
+			if n > 0 {
+				// An upload started early sent its first bytes
+				// before the opening reply; the rest waits for it.
+				if err := t.open(); err != nil {
+					return n, nil, err
+				}
+			}
 			if ascii {
 				crlf, lastCR = toCRLF(crlf[:0], out, lastCR)
 				out = crlf
@@ -678,6 +729,9 @@ func toCRLF(dst, src []byte, lastCR bool) ([]byte, bool) {
 // sent it. A final reply that refuses the transfer has ask's reply read
 // after it, so that the session stays in step.
 func (t *transfer) closeWrite(ask string) (asked bool, err error) {
+	if t.pending != "" {
+		return t.closeEarly(ask)
+	}
 	c := t.conn
 	if tc, ok := c.(*tls.Conn); ok {
 		if err := tc.CloseWrite(); err != nil {
@@ -712,4 +766,73 @@ func (t *transfer) closeWrite(ask string) (asked bool, err error) {
 		}
 	}
 	return asked, err
+}
+
+// closeEarly is closeWrite for an upload whose opening reply is not
+// read yet (opening.early: every byte went out before it, on a plain
+// data connection). ask goes out with the upload's end, without
+// waiting for the server's: a round trip less a file. The replies to
+// come are then the opening one, the final one and ask's, and not
+// every server sends them in that order: vsftpd and Pure-FTPd read the
+// next command only after the transfer, ProFTPD and ftpserverlib may
+// answer it while the transfer runs. The two non-preliminary replies
+// are told apart by their codes: a 213 is ask's (SIZE), a 226 or 250
+// the transfer's, and of an error and a 2xx, the error is the other's.
+// Both are read, so the session stays in step. ask's reply, where it
+// came before the final one, is kept in t.asked: it may count a file
+// the server was still writing.
+func (t *transfer) closeEarly(ask string) (asked bool, err error) {
+	c := t.conn
+	if tm, ok := c.(*timed); ok {
+		c = tm.Conn
+	}
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+	if ask != "" {
+		asked = t.s.ctl.send(ask) == nil
+	}
+	t.pending = ""
+	var got []reply
+	for len(got) < 1 || asked && len(got) < 2 {
+		rep, err := t.s.ctl.read()
+		if err != nil {
+			t.conn.Close()
+			t.ended, t.endErr = true, err
+			if asked && len(got) == 1 && isReply(err) {
+				t.s.abort() // the server is leaving (421)
+			}
+			return asked, err
+		}
+		if rep.code < 200 {
+			t.opened = rep
+			continue
+		}
+		got = append(got, rep)
+	}
+	final := got[0]
+	if asked {
+		done := func(r reply) bool { return r.code == 226 || r.code == 250 }
+		a, b := got[0], got[1]
+		if a.code == 213 || done(b) && !done(a) {
+			final = b // ask's reply came first
+		} else {
+			a = b
+		}
+		if !done(final) || a.code == 213 {
+			t.asked = &a
+		} else {
+			// ask was refused before the transfer's end (a server
+			// that answered it while the file was not made yet):
+			// asked again after it.
+			asked = false
+		}
+	}
+	t.conn.Close()
+	t.final = &final
+	t.ended = true
+	if final.code != 226 && final.code != 250 {
+		t.endErr = final.err()
+	}
+	return asked, t.endErr
 }

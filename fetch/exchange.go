@@ -364,7 +364,14 @@ func (x *exchange) check(op string, want int, command string, read func() (reply
 // A failure is the *Error of the command that failed: a query's own
 // Op, "rest", else op.
 func (x *exchange) start(op, line string, offset int64, queries ...query) (*transfer, []reply, *Error) {
-	t, replies, err := x.s.start(opening{ctx: x.ctx, dialTimeout: x.req.cfg.dialTimeout, line: line, offset: offset, queries: queries})
+	return x.startWith(op, opening{line: line, offset: offset, queries: queries})
+}
+
+// startWith is start of the opening o (its line, offset, queries, and
+// whether an upload starts early).
+func (x *exchange) startWith(op string, o opening) (*transfer, []reply, *Error) {
+	o.ctx, o.dialTimeout = x.ctx, x.req.cfg.dialTimeout
+	t, replies, err := x.s.start(o)
 	if err == nil {
 		return t, replies, nil
 	}

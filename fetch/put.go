@@ -36,10 +36,17 @@ func Put(ctx context.Context, rawURL string, r io.Reader, opts ...Option) (int64
 // with ";type=d", e or u, fails before connecting with an *[Error] of Op
 // "stor".
 //
+// On a session whose EPSV has worked (RFC 2428 §3), EPSV and STOR go
+// out together, and over a plain data connection the first bytes, and
+// a small file's end, go out as soon as the data connection is made,
+// before the 150 (RFC 959 §4.1 lets a client send before the reply to
+// the command before): a round trip less a file.
+//
 // Put is done only when it is proven. Servers answer 226 to an upload cut
 // short (all five that fetch is tested on do), so Put asks "SIZE name"
-// (RFC 3659 §4; sent once the server has closed the data connection,
-// read after its 226) and fails with Op "size" unless the server holds
+// (RFC 3659 §4; sent with the end of the data, or once the server has
+// closed the data connection, and asked again where its answer came
+// before the 226 and counts fewer bytes) and fails with Op "size" unless the server holds
 // exactly the bytes sent (plus the [WithOffset] offset). Two cases
 // take the 226 alone: ";type=a", where the server converts line ends
 // (RFC 959 §3.1.1.1) and SIZE counts other bytes than were sent, and a
@@ -138,7 +145,10 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 		}
 	}
 	line := verb + " " + target
-	t, _, e := x.start(op, line, 0)
+	// Early: the first bytes go out as soon as the data connection is
+	// made, before the 150 that opens the transfer (on a session whose
+	// EPSV has worked, over plain TCP; see transfer.closeEarly).
+	t, _, e := x.startWith(op, opening{line: line, early: true})
 	if e != nil && e.Command == "EPSV" && e.Code != 421 && !x.s.closed() {
 		// A pipelined EPSV that named no port (data.go), after which
 		// the server may hold an empty file of the name it did not
@@ -150,7 +160,7 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 			target = tempName(name)
 			line = verb + " " + target
 		}
-		t, _, e = x.start(op, line, 0)
+		t, _, e = x.startWith(op, opening{line: line, early: true})
 	}
 	if e != nil {
 		// Refused before any byte: the server made no file.
@@ -190,6 +200,11 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 	}
 	if err != nil {
 		e := x.fail(op, line, err)
+		if t.refused() {
+			// An early upload's command refused (its bytes went
+			// out before the reply): the server made no file.
+			return 0, e
+		}
 		if lost {
 			e.note = "the connection ended too: what the server holds is unknown"
 		} else {
@@ -197,7 +212,7 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 		}
 		return n, e
 	}
-	if e := x.proveSize(target, off+n, asked); e != nil {
+	if e := x.proveSize(target, off+n, asked, t.asked); e != nil {
 		x.cleanUp(e, target, name)
 		return n, e
 	}
@@ -256,8 +271,10 @@ func (x *exchange) holds(name string, off int64) *Error {
 // proveSize checks, after the 226, that the server holds want bytes of
 // name (RFC 3659 §4): in TYPE I where FEAT lists SIZE, else it takes
 // the 226. With asked, the SIZE went out already (closeWrite) and only
-// its reply is read.
-func (x *exchange) proveSize(name string, want int64, asked bool) *Error {
+// its reply is read, unless early holds it: SIZE's 213 that came
+// before the 226, which proves the file where it counts want bytes,
+// and else is asked again, now that the transfer is over.
+func (x *exchange) proveSize(name string, want int64, asked bool, early *reply) *Error {
 	s := x.s
 	if s.typ != ftpurl.TypeImage || !s.ctl.has("SIZE") {
 		return nil
@@ -265,7 +282,12 @@ func (x *exchange) proveSize(name string, want int64, asked bool) *Error {
 	line := "SIZE " + name
 	var rep reply
 	var e *Error
-	if asked {
+	if early != nil && sizeOf(*early) != want {
+		asked, early = false, nil
+	}
+	if early != nil {
+		rep = *early
+	} else if asked {
 		rep, e = x.reply("size", 213, line)
 	} else {
 		rep, e = x.cmd("size", 213, line)

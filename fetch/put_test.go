@@ -558,3 +558,141 @@ func TestPutASCIISendsCRLF(t *testing.T) {
 		t.Errorf("SIZE sent in TYPE A: %q", f.commands())
 	}
 }
+
+// An upload on a session whose EPSV has worked starts early: its bytes
+// and the end of its data connection go out as soon as the connection
+// is made, and SIZE with them, before the 150 (RFC 959 §4.1 lets a
+// client send a command before the reply to the one before). Servers
+// then answer in their own order: vsftpd and Pure-FTPd read SIZE after
+// the transfer, ProFTPD and ftpserverlib may answer it while it runs,
+// even before the 150. Each order is scripted here on the second Put
+// of one session (the first one is not pipelined): Put tells the
+// replies apart by their codes, asks SIZE again where its answer came
+// before the file was whole, and leaves the session in step for a
+// third Put.
+func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
+	nextLine := func(c *fconn) string {
+		line, _ := c.r.ReadString('\n')
+		line = strings.TrimRight(line, "\r\n")
+		c.f.mu.Lock()
+		c.f.cmds = append(c.f.cmds, line)
+		c.f.mu.Unlock()
+		return line
+	}
+	for _, tc := range []struct {
+		name  string
+		stor  func(c *fconn) // the second STOR, with SIZE read where the script says
+		sizes int            // SIZE commands of the second Put
+		code  int            // its *Error's code; 0: success
+	}{
+		{"226 then SIZE's 213", func(c *fconn) {
+			d := c.data()
+			c.send("150 Opening")
+			io.Copy(io.Discard, d)
+			d.Close()
+			c.send("226 Done")
+		}, 1, 0},
+		{"SIZE's 213 before the 226", func(c *fconn) {
+			d := c.data()
+			c.send("150 Opening")
+			io.Copy(io.Discard, d)
+			nextLine(c)
+			c.send("213 5")
+			d.Close()
+			c.send("226 Done")
+		}, 1, 0},
+		{"SIZE's 213 before the 150", func(c *fconn) {
+			d := c.data()
+			nextLine(c)
+			c.send("213 5", "150 Opening")
+			io.Copy(io.Discard, d)
+			d.Close()
+			c.send("226 Done")
+		}, 1, 0},
+		{"SIZE refused before the file was made: asked again", func(c *fconn) {
+			d := c.data()
+			nextLine(c)
+			c.send("550 f1.bin: No such file or directory", "150 Opening")
+			io.Copy(io.Discard, d)
+			d.Close()
+			c.send("226 Done")
+		}, 2, 0},
+		{"SIZE counted a part of the file: asked again", func(c *fconn) {
+			d := c.data()
+			c.send("150 Opening")
+			nextLine(c)
+			c.send("213 2")
+			io.Copy(io.Discard, d)
+			d.Close()
+			c.send("226 Done")
+		}, 2, 0},
+		{"STOR refused, then SIZE's 550", func(c *fconn) {
+			c.send("553 Could not create file.")
+		}, 1, 553},
+		{"the transfer failed, SIZE's 213 first", func(c *fconn) {
+			d := c.data()
+			c.send("150 Opening")
+			nextLine(c)
+			c.send("213 3")
+			d.Close()
+			c.send("451 Local error in processing")
+		}, 2, 451}, // the second: what the server holds, for the error's note
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stors := 0
+			f := newFake(t, script{
+				"FEAT": say("211-Features:", " SIZE", "211 End"),
+				"STOR": func(c *fconn, _ string) {
+					stors++
+					if stors == 2 {
+						tc.stor(c)
+						return
+					}
+					d := c.data()
+					c.send("150 Opening")
+					io.Copy(io.Discard, d)
+					d.Close()
+					c.send("226 Done")
+				},
+				"SIZE": func(c *fconn, arg string) {
+					if stors == 2 && tc.code != 0 {
+						c.send("550 " + arg + ": No such file or directory")
+						return
+					}
+					c.send("213 5")
+				},
+			})
+			c := &fetch.Client{StallTimeout: 5 * time.Second} // sessions kept: the second Put is the session's second
+			t.Cleanup(c.CloseIdleConnections)
+			var sizes []int
+			for i := range 3 {
+				before := countPrefix(f.commands(), "SIZE ")
+				n, err := c.Put(context.Background(), f.url(fmt.Sprintf("f%d.bin", i)), strings.NewReader("hello"))
+				sizes = append(sizes, countPrefix(f.commands(), "SIZE ")-before)
+				switch {
+				case i == 1 && tc.code != 0:
+					// A refused STOR took no byte (0); a failed
+					// transfer reports what was sent (5).
+					if e := asError(t, err); e.Op != "stor" || e.Code != tc.code || n != map[int]int64{553: 0, 451: 5}[tc.code] {
+						t.Fatalf("Put %d = %d, %v; want an *Error of Op stor, code %d", i, n, err, tc.code)
+					}
+				case err != nil:
+					t.Fatalf("Put %d: %v", i, err)
+				}
+			}
+			if sizes[1] != tc.sizes || f.dialCount() != 1 {
+				t.Errorf("SIZE commands %v on %d sessions; want %d for the second Put, one session", sizes, f.dialCount(), tc.sizes)
+			}
+		})
+	}
+}
+
+func countPrefix(lines []string, prefix string) int {
+	n := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			n++
+		}
+	}
+	return n
+}
