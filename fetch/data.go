@@ -789,7 +789,7 @@ func (t *transfer) closeEarly(ask string) (asked bool, err error) {
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		_ = cw.CloseWrite()
 	}
-	if ask != "" {
+	if ask != "" && !t.s.sizeLate {
 		asked = t.s.ctl.send(ask) == nil
 	}
 	t.pending = ""
@@ -814,17 +814,22 @@ func (t *transfer) closeEarly(ask string) (asked bool, err error) {
 	if asked {
 		done := func(r reply) bool { return r.code == 226 || r.code == 250 }
 		a, b := got[0], got[1]
-		if a.code == 213 || done(b) && !done(a) {
+		first := a.code == 213 || done(b) && !done(a)
+		if first {
 			final = b // ask's reply came first
 		} else {
 			a = b
 		}
-		if !done(final) || a.code == 213 {
+		switch {
+		case !done(final) || a.code == 213:
 			t.asked = &a
-		} else {
+		case first:
 			// ask was refused before the transfer's end (a server
 			// that answered it while the file was not made yet):
-			// asked again after it.
+			// asked again after it, and on this session after
+			// every transfer's end.
+			asked, t.s.sizeLate = false, true
+		default:
 			asked = false
 		}
 	}

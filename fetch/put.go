@@ -283,7 +283,10 @@ func (x *exchange) proveSize(name string, want int64, asked bool, early *reply) 
 	var rep reply
 	var e *Error
 	if early != nil && sizeOf(*early) != want {
-		asked, early = false, nil
+		// Counted before the file was whole (ProFTPD answers at
+		// once): asked again, and on this session after every
+		// transfer's end.
+		asked, early, s.sizeLate = false, nil, true
 	}
 	if early != nil {
 		rep = *early

@@ -584,6 +584,7 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 		stor  func(c *fconn) // the second STOR, with SIZE read where the script says
 		sizes int            // SIZE commands of the second Put
 		code  int            // its *Error's code; 0: success
+		late  bool           // the third Put sends SIZE after the 226: the server answers during a transfer
 	}{
 		{"226 then SIZE's 213", func(c *fconn) {
 			d := c.data()
@@ -591,7 +592,7 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 			io.Copy(io.Discard, d)
 			d.Close()
 			c.send("226 Done")
-		}, 1, 0},
+		}, 1, 0, false},
 		{"SIZE's 213 before the 226", func(c *fconn) {
 			d := c.data()
 			c.send("150 Opening")
@@ -600,7 +601,7 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 			c.send("213 5")
 			d.Close()
 			c.send("226 Done")
-		}, 1, 0},
+		}, 1, 0, false},
 		{"SIZE's 213 before the 150", func(c *fconn) {
 			d := c.data()
 			nextLine(c)
@@ -608,7 +609,7 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 			io.Copy(io.Discard, d)
 			d.Close()
 			c.send("226 Done")
-		}, 1, 0},
+		}, 1, 0, false},
 		{"SIZE refused before the file was made: asked again", func(c *fconn) {
 			d := c.data()
 			nextLine(c)
@@ -616,7 +617,7 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 			io.Copy(io.Discard, d)
 			d.Close()
 			c.send("226 Done")
-		}, 2, 0},
+		}, 2, 0, true},
 		{"SIZE counted a part of the file: asked again", func(c *fconn) {
 			d := c.data()
 			c.send("150 Opening")
@@ -625,10 +626,10 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 			io.Copy(io.Discard, d)
 			d.Close()
 			c.send("226 Done")
-		}, 2, 0},
+		}, 2, 0, true},
 		{"STOR refused, then SIZE's 550", func(c *fconn) {
 			c.send("553 Could not create file.")
-		}, 1, 553},
+		}, 1, 553, false},
 		{"the transfer failed, SIZE's 213 first", func(c *fconn) {
 			d := c.data()
 			c.send("150 Opening")
@@ -636,10 +637,10 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 			c.send("213 3")
 			d.Close()
 			c.send("451 Local error in processing")
-		}, 2, 451}, // the second: what the server holds, for the error's note
+		}, 2, 451, false}, // the second: what the server holds, for the error's note
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			stors := 0
+			stors, early3 := 0, false
 			f := newFake(t, script{
 				"FEAT": say("211-Features:", " SIZE", "211 End"),
 				"STOR": func(c *fconn, _ string) {
@@ -651,6 +652,13 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 					d := c.data()
 					c.send("150 Opening")
 					io.Copy(io.Discard, d)
+					if stors == 3 {
+						// Whether SIZE came with the data's end.
+						_ = c.c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+						_, err := c.r.Peek(1)
+						early3 = err == nil
+						_ = c.c.SetReadDeadline(time.Time{})
+					}
 					d.Close()
 					c.send("226 Done")
 				},
@@ -682,6 +690,9 @@ func TestPutEarlyRepliesInAnyOrder(t *testing.T) {
 			}
 			if sizes[1] != tc.sizes || f.dialCount() != 1 {
 				t.Errorf("SIZE commands %v on %d sessions; want %d for the second Put, one session", sizes, f.dialCount(), tc.sizes)
+			}
+			if early3 == tc.late {
+				t.Errorf("third Put: SIZE sent with the data's end %v; want %v", early3, !tc.late)
 			}
 		})
 	}

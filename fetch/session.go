@@ -49,6 +49,7 @@ type session struct {
 	sizeIn150 bool            // a 150 of this session gave "(N bytes)"
 	noEPSV    bool            // the server refused EPSV: PASV from now on
 	epsvOK    bool            // an EPSV worked: it goes out with the transfer command
+	sizeLate  bool            // the server answered a SIZE sent with an early upload's end before the file was whole: SIZE waits for the transfer's end
 	mlstAsked bool            // OPTS MLST went out (askFacts)
 
 	loggedIn bool // counted in its hostPool's logins (c.mu)
