@@ -287,6 +287,15 @@ func (e *stepError) Unwrap() error { return e.err }
 // write as EPSV and the command, so they cost no round trip. A
 // failure is a *stepError; a refusal closes the data connection.
 func (s *session) start(o opening) (*transfer, []reply, error) {
+	if port := s.ready; port > 0 {
+		s.ready = 0
+		if o.offset == 0 {
+			if conn, err := s.dialData(&o, port); err == nil {
+				return s.startReady(&o, conn)
+			}
+			// The port is gone (the server closed it): as usual.
+		}
+	}
 	if s.epsvOK && o.offset == 0 {
 		return s.startPipelined(&o)
 	}
@@ -350,6 +359,35 @@ func (s *session) startPipelined(o *opening) (*transfer, []reply, error) {
 		replies = append(replies, rep)
 	}
 	t, err := s.pipelined(o)
+	return t, replies, err
+}
+
+// startReady is start on a data connection conn made already, to the
+// port that an EPSV sent before opened (session.ready): the queries and
+// the command go out together, and the command's reply is read as
+// after a pipelined EPSV.
+func (s *session) startReady(o *opening, conn net.Conn) (*transfer, []reply, error) {
+	lines := make([]string, 0, len(o.queries)+1)
+	for _, q := range o.queries {
+		lines = append(lines, q.line)
+	}
+	if err := s.ctl.send(append(lines, o.line)...); err != nil {
+		conn.Close()
+		return nil, nil, &stepError{line: o.line, err: err}
+	}
+	var replies []reply
+	for _, q := range o.queries {
+		rep, err := s.ctl.readFinal()
+		if err != nil {
+			conn.Close()
+			return nil, nil, &stepError{op: q.op, line: q.line, err: err}
+		}
+		replies = append(replies, rep)
+	}
+	if o.early && s.tls == nil {
+		return &transfer{s: s, conn: conn, pending: o.line}, replies, nil
+	}
+	t, err := s.opened(conn, o.line)
 	return t, replies, err
 }
 

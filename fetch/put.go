@@ -316,22 +316,54 @@ func (x *exchange) proveSize(name string, want int64, asked bool, early *reply) 
 // RNTO that follows it too (503, bad sequence), whose reply is read and
 // dropped, and the error is RNFR's.
 func (x *exchange) rename(from, to string) *Error {
-	_, e := x.renameAfter("", from, to)
+	_, e := x.renameAfter("", from, to, false)
 	return e
 }
 
 // renameAfter is rename with the command pre (when not "") in the same
 // write before RNFR; it reports whether pre was taken (a 2xx). A
-// refused pre does not stop the rename.
-func (x *exchange) renameAfter(pre, from, to string) (preOK bool, e *Error) {
+// refused pre does not stop the rename. With next, on a session whose
+// EPSV has worked and that renamed an upload before (a batch of them,
+// as a deploy sends), an EPSV goes out after RNTO, in the same write,
+// for the session's next transfer (see session.ready): a batch of
+// uploads then costs no EPSV round trip a file.
+func (x *exchange) renameAfter(pre, from, to string, next bool) (preOK bool, e *Error) {
 	rnfr, rnto := "RNFR "+from, "RNTO "+to
 	lines := []string{rnfr, rnto}
 	if pre != "" {
 		lines = []string{pre, rnfr, rnto}
 	}
+	if next {
+		next = x.s.epsvOK && x.s.ready == 0 && x.s.renamed > 0
+		x.s.renamed++
+	}
+	if next {
+		lines = append(lines, "EPSV")
+	}
 	if err := x.s.ctl.send(lines...); err != nil {
 		return false, x.fail("rename", lines[0], err)
 	}
+	preOK, e = x.renameReplies(pre, rnfr, rnto)
+	if next && (e == nil || e.declined()) {
+		// The EPSV's reply: a port for the next transfer, or none
+		// (a refusal, ProFTPD's 425 of a port taken: the next one
+		// sends its own EPSV).
+		rep, err := x.s.ctl.readFinal()
+		switch {
+		case err != nil && !isReply(err):
+			x.s.abort()
+		case err == nil:
+			if port, perr := epsvPort(rep); perr == nil {
+				x.s.ready = port
+			}
+		}
+	}
+	return preOK, e
+}
+
+// renameReplies reads the replies to pre (where not ""), RNFR and
+// RNTO, sent together (renameAfter).
+func (x *exchange) renameReplies(pre, rnfr, rnto string) (preOK bool, e *Error) {
 	if pre != "" {
 		_, pe := x.reply("modtime", 2, pre)
 		if pe != nil && !pe.declined() {
@@ -365,7 +397,7 @@ func (x *exchange) renameTimed(temp, name string) (timeSet bool, e *Error) {
 	if cfg.hasModTime {
 		line, _ = x.c.learntTimeLine(hostKey{x.req.key.scheme, x.req.key.addr}, cfg.setModTime, temp)
 	}
-	return x.renameAfter(line, temp, name)
+	return x.renameAfter(line, temp, name, true)
 }
 
 // cleanUp ends a Put that failed after its transfer began: a temporary

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -706,4 +707,68 @@ func countPrefix(lines []string, prefix string) int {
 		}
 	}
 	return n
+}
+
+// A batch of uploads WithTempName on one session: from the session's
+// second rename on, an EPSV (RFC 2428 §3) goes out with RNFR and RNTO,
+// and the next upload connects to the port it names and sends STOR
+// alone, a round trip less a file. Where the server refused that EPSV,
+// or closed its port before the next transfer, the next upload sends
+// its own EPSV, and every file arrives whole under its name.
+func TestPutBatchOpensTheNextPort(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		epsv func(c *fconn) // the third EPSV: the one after the second rename
+		want string         // the verbs of the third Put
+	}{
+		{"the port used", nil, "STOR SIZE RNFR RNTO EPSV"},
+		{"the EPSV refused", func(c *fconn) {
+			c.send("425 EPSV: Address already in use")
+		}, "EPSV STOR SIZE RNFR RNTO EPSV"},
+		{"the port closed", func(c *fconn) {
+			port := c.listen()
+			c.pasv.Close()
+			c.pasv = nil
+			c.send(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+		}, "EPSV STOR SIZE RNFR RNTO EPSV"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newStore()
+			epsvs := 0
+			f := newFake(t, st.script().with(script{
+				"EPSV": func(c *fconn, _ string) {
+					epsvs++
+					if epsvs == 3 && tc.epsv != nil {
+						tc.epsv(c)
+						return
+					}
+					if port := c.listen(); port > 0 {
+						c.send(fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", port))
+					}
+				},
+			}))
+			c := &fetch.Client{StallTimeout: 5 * time.Second}
+			t.Cleanup(c.CloseIdleConnections)
+			var third []string
+			for i := range 3 {
+				before := len(f.commands())
+				body := strings.Repeat(strconv.Itoa(i), 100+i)
+				if _, err := put(t, c, f.url(fmt.Sprintf("f%d", i)), strings.NewReader(body), fetch.WithTempName()); err != nil {
+					t.Fatalf("Put %d: %v", i, err)
+				}
+				if b, _ := st.get(fmt.Sprintf("f%d", i)); string(b) != body {
+					t.Fatalf("f%d holds %q, want %q", i, b, body)
+				}
+				if i == 2 {
+					for _, cmd := range f.commands()[before:] {
+						verb, _, _ := strings.Cut(cmd, " ")
+						third = append(third, verb)
+					}
+				}
+			}
+			if got := strings.Join(third, " "); got != tc.want || f.dialCount() != 1 {
+				t.Errorf("third Put sent %q on %d sessions; want %q on one", got, f.dialCount(), tc.want)
+			}
+		})
+	}
 }

@@ -49,6 +49,8 @@ type session struct {
 	sizeIn150 bool            // a 150 of this session gave "(N bytes)"
 	noEPSV    bool            // the server refused EPSV: PASV from now on
 	epsvOK    bool            // an EPSV worked: it goes out with the transfer command
+	ready     int             // a port that an EPSV opened for the next transfer (renameAfter); 0: none
+	renamed   int             // the uploads renamed into place (WithTempName) on this connection
 	sizeLate  bool            // the server answered a SIZE sent with an early upload's end before the file was whole: SIZE waits for the transfer's end
 	mlstAsked bool            // OPTS MLST went out (askFacts)
 
