@@ -131,6 +131,15 @@ func WithTempName() Option {
 // costs no round trip (a mirror keeps each file's time so). Where the
 // server's FEAT has no MDTM, or it refuses the name, ModTime stays
 // zero; a directory's listing is as without it.
+//
+// With [Client.ReadDir], on a server that lists with LIST (no MLSD in
+// FEAT, RFC 3659 §7), it gives each file entry the server's UTC time to
+// the second from MDTM, where a LIST line has the server's wall clock
+// to the minute or the day: the Entry's ModTime, Precision time.Second
+// and Local false. The MDTM commands go out a hundred in one write, so
+// a directory of fifty files costs one round trip more. A file the
+// server refuses MDTM for keeps its LIST time; MLSD's times are exact
+// already.
 func WithModTime() Option {
 	return func(c *config) { c.modTime = true }
 }

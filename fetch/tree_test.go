@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ftpurl/ftpurl"
 	"github.com/ftpurl/ftpurl/fetch"
 )
 
@@ -410,4 +412,86 @@ func TestArrowInAFileName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadDirWithModTime: WithModTime's doc: ReadDir gives each file of
+// a LIST listing the server's UTC time to the second from MDTM (RFC
+// 3659 §3), as MLSD does (RFC 3659 §7.5.3), on each of the five
+// servers; a fake shows the MDTMs (named from the LIST argument under
+// the nocwd method), a refused one keeping the LIST time, and no MDTM
+// for a directory, a link or without the option.
+func TestReadDirWithModTime(t *testing.T) {
+	fi, err := os.Stat(filepath.Join(testTree, "walk", "old.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fi.ModTime().UTC().Truncate(time.Second)
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			srv := need(t, name)
+			entries, err := fetch.ReadDir(context.Background(), "ftp://"+srv.addr+"/walk/", fetch.WithModTime())
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(entries, func(e fetch.Entry) bool { return e.Name == "old.txt" })
+			if i < 0 {
+				t.Fatalf("no old.txt in %v", entries)
+			}
+			if e := entries[i]; !e.ModTime.Equal(want) || e.Precision != time.Second || e.Local {
+				t.Errorf("old.txt: ModTime %v, Precision %v, Local %v; want %v to the second, UTC", e.ModTime, e.Precision, e.Local, want)
+			}
+		})
+	}
+	t.Run("fake", func(t *testing.T) {
+		list := "-rw-r--r-- 1 ftp ftp 5 Jan 02 2024 a.txt\r\n" +
+			"-rw-r--r-- 1 ftp ftp 5 Jan 03 2024 gone.txt\r\n" +
+			"drwxr-xr-x 2 ftp ftp 0 Jan 04 2024 sub\r\n" +
+			"lrwxrwxrwx 1 ftp ftp 5 Jan 05 2024 ln -> a.txt\r\n"
+		f := newFake(t, script{
+			"LIST": transfer(list, "150 Here", "226 Done"),
+			"MDTM": func(c *fconn, arg string) {
+				if arg == "d/e/a.txt" {
+					c.send("213 20240102030405")
+				} else {
+					c.send("550 " + arg + ": No such file")
+				}
+			},
+		})
+		c := testClient(t)
+		entries, err := c.ReadDir(context.Background(), f.url("d/e/"), fetch.WithModTime(), fetch.WithMethod(ftpurl.NoCWD))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, e := range entries {
+			got[e.Name] = fmt.Sprintf("%s %v %v", e.ModTime.Format(time.DateTime), e.Precision, e.Local)
+		}
+		wantTimes := map[string]string{
+			"a.txt":    "2024-01-02 03:04:05 1s false",
+			"gone.txt": "2024-01-03 00:00:00 24h0m0s true",
+			"sub":      "2024-01-04 00:00:00 24h0m0s true",
+			"ln":       "2024-01-05 00:00:00 24h0m0s true",
+		}
+		if !maps.Equal(got, wantTimes) {
+			t.Errorf("entries %v, want %v", got, wantTimes)
+		}
+		var mdtm []string
+		for _, cmd := range f.commands() {
+			if strings.HasPrefix(cmd, "MDTM ") {
+				mdtm = append(mdtm, cmd)
+			}
+		}
+		if want := []string{"MDTM d/e/a.txt", "MDTM d/e/gone.txt"}; !slices.Equal(mdtm, want) {
+			t.Errorf("sent %q, want %q", mdtm, want)
+		}
+		before := len(f.commands())
+		if _, err := c.ReadDir(context.Background(), f.url("d/e/")); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range f.commands()[before:] {
+			if strings.HasPrefix(cmd, "MDTM") {
+				t.Errorf("without WithModTime: %s sent", cmd)
+			}
+		}
+	})
 }

@@ -5,8 +5,9 @@ package main
 // sync do, and as DESIGN's "The tree up" says.
 //
 // Only what changed is sent: a file whose size and time match the
-// server's (one MLSD or LIST of each directory; on a LIST server, MDTM
-// of the files whose size matches, since a LIST time is a guess) is
+// server's (one MLSD or LIST of each directory; on a LIST server, with
+// the MDTM of each of its files, all in one write, since a LIST time is
+// a guess: fetch.WithModTime) is
 // left alone, and the time of each file sent is set on the server
 // (fetch.WithSetModTime), so the next run is exact. Each file goes to a
 // temporary name in its directory (".NAME.ftpurl-XXXXXXXX.part",
@@ -206,7 +207,9 @@ func (d *deploy) enter(p string) error {
 		return d.mkdir(p)
 	}
 	u := d.url(p, true).String()
-	entries, err := d.g.client.ReadDir(d.ctx, u, d.opts...)
+	// WithModTime: on a LIST server, MDTM times to the second for
+	// every file of the directory, in one round trip.
+	entries, err := d.g.client.ReadDir(d.ctx, u, append(slices.Clip(d.opts), fetch.WithModTime())...)
 	switch {
 	case errors.Is(err, fetch.ErrNotFound):
 		return d.mkdir(p)
