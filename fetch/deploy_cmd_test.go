@@ -348,6 +348,8 @@ type cmdRelay struct {
 
 	mu   sync.Mutex
 	cmds []string
+
+	hold func(cmd string) // where set, called before a command goes on (it may wait)
 }
 
 func newCmdRelay(t *testing.T, server string, answer map[string]string) *cmdRelay {
@@ -401,6 +403,9 @@ func newCmdRelay(t *testing.T, server string, answer map[string]string) *cmdRela
 							wmu.Unlock()
 							continue
 						}
+						if r.hold != nil {
+							r.hold(cmd)
+						}
 						s.Write([]byte(line))
 					}
 					if err != nil {
@@ -417,4 +422,61 @@ func (r *cmdRelay) commands() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.cmds...)
+}
+
+// TestDeployListsAhead: a second deploy lists the directories that
+// both sides have ahead of the walk, several at once on sessions of
+// their own, as lftp's mirror does, and still each directory once: each
+// listing command is held 150 ms on its way, and at least two are held
+// at once. The times of a LIST server come from one MDTM a file in one
+// write (WithModTime), never from SIZE and MDTM a file.
+func TestDeployListsAhead(t *testing.T) {
+	for _, name := range []string{"vsftpd", "proftpd"} {
+		t.Run(name, func(t *testing.T) {
+			srv := need(t, name)
+			local := t.TempDir()
+			for _, d := range []string{"a", "b", "c", "d"} {
+				if err := os.MkdirAll(filepath.Join(local, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(local, d, "f.txt"), []byte(d), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rel, _ := upDir(t, name+"-ahead")
+			url := func(addr string) string {
+				return "ftp://" + testUser + ":" + testPassword + "@" + addr + "/" + rel + "/"
+			}
+			if r := runFtpget(t, "-T", local, "--mirror", url(srv.addr), "--parallel-max", "4"); r.code != 0 {
+				t.Fatalf("first run: exit %d, stderr %q", r.code, r.stderr)
+			}
+			wire := newCmdRelay(t, srv.addr, nil)
+			var held, most atomic.Int32
+			wire.hold = func(cmd string) {
+				if verb, _, _ := strings.Cut(cmd, " "); verb == "LIST" || verb == "MLSD" {
+					n := held.Add(1)
+					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+					}
+					time.Sleep(150 * time.Millisecond)
+					held.Add(-1)
+				}
+			}
+			r := runFtpget(t, "-T", local, "--mirror", url(wire.addr), "--parallel-max", "4")
+			if s := summaryOf(t, r); r.code != 0 || s[0] != 0 || s[2] != 4 {
+				t.Fatalf("second run: exit %d, summary %v; want 4 up to date (stderr %q)", r.code, s, r.stderr)
+			}
+			listings := 0
+			for _, c := range wire.commands() {
+				switch verb, _, _ := strings.Cut(c, " "); verb {
+				case "LIST", "MLSD":
+					listings++
+				case "SIZE", "STOR":
+					t.Errorf("second run sent %q", c)
+				}
+			}
+			if listings != 5 || most.Load() < 2 {
+				t.Errorf("second run: %d listings, at most %d at once; want 5 (one a directory), at least 2 at once", listings, most.Load())
+			}
+		})
+	}
 }

@@ -36,6 +36,7 @@ import (
 	"maps"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -80,6 +81,23 @@ type deploy struct {
 	code     int
 
 	noOverwrite atomic.Bool // the server refused RNTO onto a file
+
+	// The walk's read-ahead: the listings of the directories below one
+	// just listed that DIR has too, each started at once on a session
+	// of its own (at most ahead's capacity at a time, as lftp lists in
+	// parallel), and taken by enter when the walk gets there.
+	aheadMu sync.Mutex
+	ahead   map[string]*dirListing
+	aheadWG sync.WaitGroup
+	slots   chan struct{}
+}
+
+// A dirListing is a listing of the read-ahead: done is closed once
+// entries and err are set.
+type dirListing struct {
+	done    chan struct{}
+	entries []fetch.Entry
+	err     error
 }
 
 // An upJob is one file to send.
@@ -118,7 +136,7 @@ func (g *getter) deploy() int {
 	g.client.MaxConnsPerHost = mf.parallel + 1
 	d := &deploy{g: g, ctx: context.Background(), root: root, dir: dir, base: &base, all: mf.all, dryRun: mf.dryRun,
 		jobs: make(chan upJob, 256), listed: map[string]map[string]fetch.Entry{}, missing: map[string]bool{},
-		local: map[string]bool{}, whole: true}
+		local: map[string]bool{}, whole: true, slots: make(chan struct{}, mf.parallel)}
 	if isTerminal(g.stderr) {
 		d.bar = newDeployProgress(g.stderr)
 	}
@@ -173,6 +191,8 @@ func (d *deploy) url(p string, isDir bool) *ftpurl.URL {
 // walk walks DIR: each directory listed on the server (or made), each
 // file compared with its entry and queued when it changed.
 func (d *deploy) walk() error {
+	d.ahead = map[string]*dirListing{}
+	defer d.aheadWG.Wait()
 	return fs.WalkDir(d.root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			d.whole = false // what DIR holds is not known whole: --delete must not go on
@@ -206,10 +226,7 @@ func (d *deploy) enter(p string) error {
 	if p != "." && d.missing[parent] {
 		return d.mkdir(p)
 	}
-	u := d.url(p, true).String()
-	// WithModTime: on a LIST server, MDTM times to the second for
-	// every file of the directory, in one round trip.
-	entries, err := d.g.client.ReadDir(d.ctx, u, append(slices.Clip(d.opts), fetch.WithModTime())...)
+	entries, err := d.list(p)
 	switch {
 	case errors.Is(err, fetch.ErrNotFound):
 		return d.mkdir(p)
@@ -233,7 +250,53 @@ func (d *deploy) enter(p string) error {
 		byName[e.Name] = e
 	}
 	d.listed[p] = byName
+	d.readAhead(p, entries)
 	return nil
+}
+
+// list lists the directory p on the server: the read-ahead's listing
+// where there is one, else one made now.
+func (d *deploy) list(p string) ([]fetch.Entry, error) {
+	d.aheadMu.Lock()
+	l := d.ahead[p]
+	delete(d.ahead, p)
+	d.aheadMu.Unlock()
+	if l != nil {
+		<-l.done
+		return l.entries, l.err
+	}
+	return d.readDir(p)
+}
+
+// readDir lists the directory p on the server, with WithModTime: on a
+// LIST server, the MDTM times to the second of its files, in one round
+// trip.
+func (d *deploy) readDir(p string) ([]fetch.Entry, error) {
+	return d.g.client.ReadDir(d.ctx, d.url(p, true).String(), append(slices.Clip(d.opts), fetch.WithModTime())...)
+}
+
+// readAhead starts the listings of the directories of entries (the
+// server's listing of p) that DIR has too.
+func (d *deploy) readAhead(p string, entries []fetch.Entry) {
+	for _, e := range entries {
+		if !e.Mode.IsDir() || !filepath.IsLocal(e.Name) || strings.Contains(e.Name, "/") {
+			continue
+		}
+		q := path.Join(p, e.Name)
+		if fi, err := d.root.Lstat(filepath.FromSlash(q)); err != nil || !fi.IsDir() {
+			continue
+		}
+		l := &dirListing{done: make(chan struct{})}
+		d.aheadMu.Lock()
+		d.ahead[q] = l
+		d.aheadMu.Unlock()
+		d.aheadWG.Go(func() {
+			defer close(l.done)
+			d.slots <- struct{}{}
+			defer func() { <-d.slots }()
+			l.entries, l.err = d.readDir(q)
+		})
+	}
 }
 
 // mkdir makes the directory p on the server (MKD), which lacks it; so
