@@ -354,11 +354,18 @@ type cmdRelay struct {
 
 func newCmdRelay(t *testing.T, server string, answer map[string]string) *cmdRelay {
 	t.Helper()
+	return newHoldingRelay(t, server, answer, nil)
+}
+
+// newHoldingRelay is newCmdRelay with hold (see cmdRelay), set before
+// the relay's goroutines start.
+func newHoldingRelay(t *testing.T, server string, answer map[string]string, hold func(cmd string)) *cmdRelay {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &cmdRelay{addr: l.Addr().String()}
+	r := &cmdRelay{addr: l.Addr().String(), hold: hold}
 	t.Cleanup(func() { l.Close() })
 	go func() {
 		for {
@@ -450,9 +457,8 @@ func TestDeployListsAhead(t *testing.T) {
 			if r := runFtpget(t, "-T", local, "--mirror", url(srv.addr), "--parallel-max", "4"); r.code != 0 {
 				t.Fatalf("first run: exit %d, stderr %q", r.code, r.stderr)
 			}
-			wire := newCmdRelay(t, srv.addr, nil)
 			var held, most atomic.Int32
-			wire.hold = func(cmd string) {
+			wire := newHoldingRelay(t, srv.addr, nil, func(cmd string) {
 				if verb, _, _ := strings.Cut(cmd, " "); verb == "LIST" || verb == "MLSD" {
 					n := held.Add(1)
 					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -460,7 +466,7 @@ func TestDeployListsAhead(t *testing.T) {
 					time.Sleep(150 * time.Millisecond)
 					held.Add(-1)
 				}
-			}
+			})
 			r := runFtpget(t, "-T", local, "--mirror", url(wire.addr), "--parallel-max", "4")
 			if s := summaryOf(t, r); r.code != 0 || s[0] != 0 || s[2] != 4 {
 				t.Fatalf("second run: exit %d, summary %v; want 4 up to date (stderr %q)", r.code, s, r.stderr)
