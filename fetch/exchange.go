@@ -292,6 +292,7 @@ func reusable(err error) bool {
 // reads and writes, and the context's end closes it.
 func (x *exchange) bind(s *session) {
 	x.s = s
+	s.setTracer(x.newTracer())
 	s.dl.set(x.c.stall(), contextDeadline(x.ctx))
 	x.stop = context.AfterFunc(x.ctx, s.abort)
 }
@@ -306,6 +307,7 @@ func (x *exchange) unbind() bool {
 	}
 	if x.s != nil {
 		x.s.dl.set(0, time.Time{})
+		x.s.setTracer(nil)
 	}
 	return ok
 }
