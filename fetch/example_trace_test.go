@@ -2,6 +2,7 @@ package fetch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -40,4 +41,24 @@ func ExampleWithTrace() {
 	// > TYPE I
 	// > SIZE top.txt
 	// > RETR top.txt
+}
+
+// Quote sends a command of the caller's, as curl -Q does, and returns
+// the server's reply.
+func ExampleClient_Quote() {
+	addr, stop := exampleServer()
+	defer stop()
+	cl := &fetch.Client{}
+	defer cl.CloseIdleConnections()
+
+	code, _, err := cl.Quote(context.Background(), "ftp://"+addr+"/", "NOOP")
+	fmt.Println(code, err)
+	_, _, err = cl.Quote(context.Background(), "ftp://"+addr+"/", "DELE missing.txt")
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Op, fe.Command, fe.Code)
+	}
+	// Output:
+	// 200 <nil>
+	// quote DELE missing.txt 550
 }
