@@ -221,13 +221,16 @@ func (x *exchange) dial() error {
 // login sends USER, and PASS where the server asks for it (RFC 959
 // §4.1.1, §5.4: 230 after either, 331 for a password; a 332 asks for
 // ACCT, which a URL cannot give). A refusal is an *Error of Op "login"
-// whose Command is "USER name" whichever of the two was refused, so
-// that no error quotes the password.
+// whose Command is "USER name", or "PASS xxxxx" when the server refused
+// the password: no error quotes the password.
 func (x *exchange) login() error {
 	user := "USER " + x.req.user
 	_, e := x.cmd("login", 2, user)
 	if e != nil && e.Code == 331 && e.declined() {
-		_, e = x.cmd("login", 2, "PASS "+x.req.password)
+		if _, e = x.cmd("login", 2, "PASS "+x.req.password); e != nil {
+			e.Command = "PASS xxxxx"
+			return e
+		}
 	}
 	if e != nil {
 		e.Command = user
