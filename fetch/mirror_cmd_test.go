@@ -45,7 +45,7 @@ func TestMirrorCommandOnServers(t *testing.T) {
 			for _, tg := range targets {
 				out := filepath.Join(t.TempDir(), "out")
 				mirror := func(extra ...string) (int, int, int, string) {
-					args := append(append([]string{"--mirror", out, "-P", "3", tg.url}, tg.args...), extra...)
+					args := append(append([]string{"--mirror", out, "--parallel-max", "3", tg.url}, tg.args...), extra...)
 					cmd := exec.Command(bin, args...)
 					var stderr strings.Builder
 					cmd.Stderr = &stderr
@@ -104,7 +104,7 @@ func TestMirrorCommandOnServers(t *testing.T) {
 					}
 					return nil
 				})
-				_, again, _, stderr2 := mirror("-N")
+				_, again, _, stderr2 := mirror("--newer")
 				if again > 1 || again == 1 && name != "ftpserverlib" {
 					t.Errorf("%s: -N after %d files fetched %d again: %q", tg.mode, files, again, stderr2)
 				}

@@ -26,7 +26,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -67,35 +66,35 @@ type mirrorFlags struct {
 	up        bool   // -T DIR --mirror URL: the tree up (deploy.go)
 }
 
-func (m *mirrorFlags) add(set *flag.FlagSet) {
-	set.StringVar(&m.dir, "mirror", "", "")
-	set.BoolVar(&m.recursive, "r", false, "")
-	set.BoolVar(&m.recursive, "recursive", false, "")
-	parallel := func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return fmt.Errorf("-P takes a number of sessions, not %q", s)
-		}
-		m.parallel, m.pSet = n, true
-		return nil
-	}
-	set.Func("P", "", parallel)
-	set.Func("parallel", "", parallel)
-	set.Func("parallel-max", "", parallel)
-	set.BoolVar(&m.newer, "N", false, "")
-	set.BoolVar(&m.newer, "newer", false, "")
-	set.BoolVar(&m.all, "mirror-all", false, "")
-	set.BoolVar(&m.delete, "delete", false, "")
+// specs are the mirror's flags, all long ones: -r, -P and -N are
+// curl's (a range, active mode, no buffering).
+func (m *mirrorFlags) specs() []flagSpec {
+	boolean := func(v *bool) func(bool) error { return func(on bool) error { *v = on; return nil } }
 	m.maxDelete = -1
-	set.Func("max-delete", "", func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return fmt.Errorf("--max-delete takes a number of files and directories, not %q", s)
-		}
-		m.maxDelete = n
-		return nil
-	})
-	set.BoolVar(&m.dryRun, "dry-run", false, "")
+	return []flagSpec{
+		{long: []string{"mirror"}, set: func(s string) error { m.dir = s; return nil }},
+		{long: []string{"recursive"}, on: boolean(&m.recursive)},
+		{long: []string{"parallel-max"}, set: func(s string) error {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return fmt.Errorf("takes a number of transfers at once, not %q", s)
+			}
+			m.parallel, m.pSet = n, true
+			return nil
+		}},
+		{long: []string{"newer"}, on: boolean(&m.newer)},
+		{long: []string{"mirror-all"}, on: boolean(&m.all)},
+		{long: []string{"delete"}, on: boolean(&m.delete)},
+		{long: []string{"max-delete"}, set: func(s string) error {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 {
+				return fmt.Errorf("takes a number of files and directories, not %q", s)
+			}
+			m.maxDelete = n
+			return nil
+		}},
+		{long: []string{"dry-run"}, on: boolean(&m.dryRun)},
+	}
 }
 
 // on reports whether the flags ask for a mirror.
@@ -105,26 +104,31 @@ func (m *mirrorFlags) on() bool { return m.dir != "" || m.recursive || m.up }
 // it returns a usage message, or "".
 func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume string) string {
 	if !m.on() {
-		if m.pSet || m.newer || m.all || m.delete || m.maxDelete >= 0 || m.dryRun {
-			return "-P, -N, --mirror-all, --delete, --max-delete and --dry-run go with --mirror or -r"
+		if m.newer || m.all || m.delete || m.maxDelete >= 0 || m.dryRun {
+			return "--newer, --mirror-all, --delete, --max-delete and --dry-run go with --mirror or --recursive"
+		}
+		if m.pSet && (m.parallel < 1 || m.parallel > 300) {
+			return fmt.Sprintf("--parallel-max takes 1 to 300 transfers at once (curl's range), not %d", m.parallel)
 		}
 		return ""
 	}
 	switch {
 	case len(urls) != 1:
-		return fmt.Sprintf("--mirror and -r take one URL, not %d", len(urls))
+		return fmt.Sprintf("--mirror and --recursive take one URL, not %d", len(urls))
 	case outputs > 0 || o.remoteNameAll:
-		return "--mirror and -r write the tree's own names: no -o or -O"
+		return "--mirror and --recursive write the tree's own names: no -o or -O"
 	case o.head:
-		return "-I does not go with --mirror or -r"
+		return "-I does not go with --mirror or --recursive"
+	case o.byteRange != nil || o.listOnly || o.remoteTime || len(o.quoteBefore)+len(o.quoteAfter) > 0:
+		return "-r (a byte range, as curl's), -l, -R and -Q go with one file, not a mirror; --recursive mirrors into the URL's name"
 	case m.pSet && (m.parallel < 1 || m.parallel > 64):
-		return fmt.Sprintf("-P takes 1 to 64 files at once, not %d", m.parallel)
+		return fmt.Sprintf("with a mirror, --parallel-max takes 1 to 64 files at once, not %d", m.parallel)
 	case o.resumeSet && resume != "-":
-		return "with --mirror or -r, -C takes only - (resume the partial files)"
+		return "with --mirror or --recursive, -C takes only - (resume the partial files)"
 	case m.maxDelete >= 0 && !m.delete:
 		return "--max-delete caps --delete: give both"
 	case m.all && m.newer:
-		return "--mirror-all fetches every file; -N only the changed ones (the default)"
+		return "--mirror-all fetches every file; --newer only the changed ones (the default)"
 	}
 	if !m.pSet {
 		m.parallel = defaultParallel

@@ -266,7 +266,7 @@ func TestMirrorCopiesFilesAndDirectoriesOnly(t *testing.T) {
 	for _, target := range mirrorTargets(t, tree) {
 		t.Run(target.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			args := append([]string{"--mirror", out, target.url, "-P", "3"}, target.args...)
+			args := append([]string{"--mirror", out, target.url, "--parallel-max", "3"}, target.args...)
 			r := runIn(t, "", args...)
 			wantCode, wantFailed := 0, int64(0)
 			if target.lossy {
@@ -335,7 +335,7 @@ func TestMirrorCopiesFilesAndDirectoriesOnly(t *testing.T) {
 			}
 
 			// -N: nothing changed, nothing transferred.
-			args = append([]string{"-N", "--mirror", out, target.url}, target.args...)
+			args = append([]string{"--newer", "--mirror", out, target.url}, target.args...)
 			r2 := runIn(t, "", args...)
 			s2 := summary(t, r2.stderr)
 			// ftpserverlib's MLSD gives link-file the link's own size
@@ -507,7 +507,7 @@ func TestMirrorInterruptedAndRerunFinishes(t *testing.T) {
 	buildMirrorTree(t, tree, files, size)
 	slow := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, true) + "/big/"
 	out := filepath.Join(t.TempDir(), "out")
-	cmd := ftpgetCommand("--mirror", out, "-P", "2", slow)
+	cmd := ftpgetCommand("--mirror", out, "--parallel-max", "2", slow)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -532,7 +532,7 @@ func TestMirrorInterruptedAndRerunFinishes(t *testing.T) {
 		}
 	}
 	fast := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, false) + "/big/"
-	r := runIn(t, "", "--mirror", out, "-C", "-", "-N", fast)
+	r := runIn(t, "", "--mirror", out, "-C", "-", "--newer", fast)
 	s := summary(t, r.stderr)
 	if r.code != 0 || s[1] >= files*size {
 		t.Errorf("rerun: exit %d, summary %v: want 0 and fewer than %d bytes (stderr %q)", r.code, s, files*size, r.stderr)
@@ -579,34 +579,39 @@ func TestMirrorExitStatus(t *testing.T) {
 	}
 }
 
-// TestMirrorFlags: -r mirrors into the URL's last segment, here (as
-// lftp mirror does); the mirror flags' usage errors are exit 2.
+// TestMirrorFlags: --recursive mirrors into the URL's last segment,
+// here (as lftp mirror does); the mirror flags' usage errors are exit
+// 2, and -r, -P, -N are curl's letters (DESIGN, "The command, as
+// familiar as curl"), not the mirror's.
 func TestMirrorFlags(t *testing.T) {
 	tree := t.TempDir()
 	buildMirrorTree(t, tree, 0, 0)
 	url := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, false) + "/"
 	t.Chdir(t.TempDir())
-	runIn(t, "", "-r", url+"sub").want(t, 0, "")
+	runIn(t, "", "--recursive", url+"sub").want(t, 0, "")
 	if got := readFile(t, "sub/deep.txt"); got != "deep" {
 		t.Errorf("-r: sub/deep.txt holds %q", got)
 	}
 	for _, args := range [][]string{
+		{"--parallel-max", "0", url},
+		{"--newer", url},
+		{"-r", url + "sub"},
+		{"-r", "0-9", "--recursive", url},
 		{"-P", "2", url},
-		{"-N", url},
 		{"--mirror", "d", url, url},
 		{"--mirror", "d", "-o", "x", url},
 		{"--mirror", "d", "-O", url},
 		{"--mirror", "d", "-I", url},
 		{"--mirror", "d", "-C", "5", url},
-		{"--mirror", "d", "-P", "0", url},
-		{"-r", "-P", "65", url},
+		{"--mirror", "d", "--parallel-max", "0", url},
+		{"--recursive", "--parallel-max", "65", url},
 		{"--delete", url},
 		{"--dry-run", url},
 		{"--mirror-all", url},
 		{"--mirror", "d", "--max-delete", "3", url},
 		{"--mirror", "d", "--delete", "--max-delete", "-1", url},
-		{"--mirror", "d", "--mirror-all", "-N", url},
-		{"-T", ".", "-r", url},
+		{"--mirror", "d", "--mirror-all", "--newer", url},
+		{"-T", ".", "--recursive", url},
 		{"-T", ".", "--mirror", "d", url},
 		{"-T", ".", "--mirror", url, "-C", "-"},
 		{"-T", ".", "--mirror", url, "--ftp-create-dirs"},
