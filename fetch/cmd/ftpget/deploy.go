@@ -526,10 +526,10 @@ func (d *deploy) failure(err error, code int, what string) {
 		d.code = code
 	}
 	if what != "" {
-		d.printLocked(what + ": " + err.Error())
+		d.printLocked(what + ": " + d.g.describe(err, false))
 		return
 	}
-	d.printLocked(err.Error())
+	d.printLocked(d.g.describe(err, false))
 }
 
 // printLocked prints one message under the progress line; d.mu is held.

@@ -133,6 +133,12 @@ func (g *getter) fetch() int {
 		// -r: the range's bytes, then the transfer ends here (Close).
 		in = io.LimitReader(resp, want)
 	}
+	if g.u.Type == 'a' {
+		// ;type=a: the file in TYPE A, whose lines end in CRLF on the
+		// wire (RFC 959 §3.1.1.1), written with this system's line
+		// ends, as curl does.
+		in = &crlfReader{r: in}
+	}
 	_, err = io.Copy(cw, limitRate(in, o.limitRate))
 	g.wroteStdout = g.name == "" && g.got > 0
 	if bar != nil {

@@ -61,6 +61,11 @@ func exitCode(err error, reading bool) int {
 		return exitProxy
 	case isCertificateError(err):
 		return exitCert
+	case isFetch && fe.Op == "cwd" && fe.Code >= 500 && !fe.Fallback:
+		// curl's CURLE_REMOTE_ACCESS_DENIED: "For FTP, this occurs
+		// while trying to change to the remote directory", a missing
+		// one too (curl 7.88 exits 9 for ftp://h/nodir/f).
+		return exitCWD
 	case errors.Is(err, fetch.ErrNotFound):
 		return exitNotFound
 	case isFetch && fe.Code == 530:

@@ -25,11 +25,12 @@ func (g *getter) get() int {
 		return g.fail(err, false)
 	}
 	g.u = u
-	if o.listOnly && u.Name == "" && u.Type == 0 {
-		// -l: a directory's names (NLST, RFC 959 §4.1.3), as ;type=d
-		// asks (RFC 1738 §3.2.2); a file URL is fetched as it is, as
-		// curl does.
-		u.Type = 'd'
+	if o.listOnly && o.upload == "" && (u.Type == 0 || u.Type == 'd') {
+		// -l: the names of the URL's directory (NLST, RFC 959 §4.1.3),
+		// as ;type=d asks (RFC 1738 §3.2.2); a URL that names a file
+		// lists its directory, as curl 7.88 does (its ftp.c lists
+		// whenever list_only is set).
+		u.Name, u.Type = "", 'd'
 		g.t.url = u.String()
 	}
 	if o.upload == "" {

@@ -708,10 +708,10 @@ func (m *mirror) failure(err error, code int, what string) {
 		m.code = code
 	}
 	if what != "" {
-		m.printLocked(what + ": " + err.Error())
+		m.printLocked(what + ": " + m.g.describe(err, false))
 		return
 	}
-	m.printLocked(err.Error())
+	m.printLocked(m.g.describe(err, false))
 }
 
 // printLocked prints one message, on its own line under the progress

@@ -567,8 +567,8 @@ func TestMirrorExitStatus(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 23, one failure on one line, the summary", r.code, r.stderr)
 	}
 	r = runIn(t, "", "--mirror", out, url+"missing/")
-	if s := summary(t, r.stderr); r.code != exitNotFound || s[8] != 1 {
-		t.Errorf("missing: exit %d, stderr %q; want 78", r.code, r.stderr)
+	if s := summary(t, r.stderr); r.code != exitCWD || s[8] != 1 {
+		t.Errorf("missing: exit %d, stderr %q; want 9, curl's for a directory it cannot enter", r.code, r.stderr)
 	}
 	// A URL that names a file: Walk gives the file as its root (issue
 	// 36), and the mirror says there is no tree, with curl's 9 for a
@@ -679,7 +679,7 @@ func TestMirrorIncrementalDeleteDryRun(t *testing.T) {
 		t.Errorf("--dry-run: exit %d, %v; want 0 and no DIR (stderr %q)", r.code, err, r.stderr)
 	}
 	// Nothing made for a URL that names nothing.
-	if r := runIn(t, "", "--mirror", out, url+"missing/"); r.code != exitNotFound {
+	if r := runIn(t, "", "--mirror", out, url+"missing/"); r.code != exitCWD {
 		t.Errorf("a missing URL: exit %d", r.code)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
