@@ -59,7 +59,7 @@ type deploy struct {
 	dryRun bool
 	opts   []fetch.Option
 	jobs   chan upJob
-	bar    *deployProgress
+	bar    *treeProgress
 
 	// Of the walk (one goroutine): each listed directory's entries, by
 	// slash path from the root; the directories the server lacks; the
@@ -138,7 +138,7 @@ func (g *getter) deploy() int {
 		jobs: make(chan upJob, 256), listed: map[string]map[string]fetch.Entry{}, missing: map[string]bool{},
 		local: map[string]bool{}, whole: true, slots: make(chan struct{}, mf.parallel)}
 	if isTerminal(g.stderr) {
-		d.bar = newDeployProgress(g.stderr)
+		d.bar = newTreeProgress(g.stderr, "sent")
 	}
 	var workers sync.WaitGroup
 	for range mf.parallel {
@@ -565,54 +565,4 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	return n, err
-}
-
-// A deployProgress is the deploy's progress line on a terminal: files
-// and bytes sent of those found to send so far.
-type deployProgress struct {
-	w          io.Writer
-	start      time.Time
-	foundFiles atomic.Int64
-	foundBytes atomic.Int64
-	doneFiles  atomic.Int64
-	doneBytes  atomic.Int64
-
-	mu    sync.Mutex
-	drawn bool
-	done  chan struct{}
-	wg    sync.WaitGroup
-}
-
-func newDeployProgress(w io.Writer) *deployProgress {
-	p := &deployProgress{w: w, start: time.Now(), done: make(chan struct{})}
-	p.wg.Go(func() { redraw(p.done, p.draw) })
-	return p
-}
-
-// found counts a file to send.
-func (p *deployProgress) found(size int64) {
-	p.foundFiles.Add(1)
-	p.foundBytes.Add(size)
-}
-
-func (p *deployProgress) draw() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "\r\033[K%d of %d files, %s of %s sent", p.doneFiles.Load(), p.foundFiles.Load(), humanBytes(p.doneBytes.Load()), humanBytes(p.foundBytes.Load()))
-	p.drawn = true
-}
-
-func (p *deployProgress) clear() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		io.WriteString(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
-func (p *deployProgress) stop() {
-	close(p.done)
-	p.wg.Wait()
-	p.clear()
 }

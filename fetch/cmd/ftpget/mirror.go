@@ -35,7 +35,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode"
@@ -150,7 +149,7 @@ type mirror struct {
 	newer    bool        // only what changed: the default; not --mirror-all
 	resume   bool        // -C -
 	dryRun   bool        // --dry-run: print, write nothing
-	bar      *mirrorProgress
+	bar      *treeProgress
 	jobs     chan fileJob
 	walkOpts []fetch.Option // the options that the walk logged in with
 
@@ -220,7 +219,7 @@ func (g *getter) mirror() int {
 		}
 	}()
 	if isTerminal(g.stderr) {
-		m.bar = newMirrorProgress(g.stderr)
+		m.bar = newTreeProgress(g.stderr, "fetched")
 	}
 	var workers sync.WaitGroup
 	for range mf.parallel {
@@ -437,6 +436,9 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 		m.count(&m.dirs, "")
 		return nil
 	case t == 0:
+		if m.bar != nil {
+			m.bar.found(e.Size)
+		}
 		m.jobs <- fileJob{path: p, entry: e, opts: m.walkOpts}
 		return nil
 	default:
@@ -541,6 +543,9 @@ func (m *mirror) fetchFile(j fileJob) {
 			}
 			if !mtime.IsZero() && fi.Size() == size && sameTime(fi.ModTime(), mtime) {
 				m.count(&m.upToDate, "")
+				if m.bar != nil {
+					m.bar.skipped(size)
+				}
 				return
 			}
 		}
@@ -668,7 +673,7 @@ func (m *mirror) finish(p, part, local string, mtime time.Time, empty bool) {
 	}
 	m.count(&m.files, "")
 	if m.bar != nil {
-		m.bar.files.Add(1)
+		m.bar.doneFiles.Add(1)
 	}
 }
 
@@ -758,65 +763,19 @@ func quoteName(s string) string {
 // line; it keeps the first write error, to tell it from the transfer's.
 type mirrorWriter struct {
 	f   *os.File
-	bar *mirrorProgress // nil: none
+	bar *treeProgress // nil: none
 	err error
 }
 
 func (w *mirrorWriter) Write(b []byte) (int, error) {
 	n, err := w.f.Write(b)
 	if w.bar != nil {
-		w.bar.bytes.Add(int64(n))
+		w.bar.doneBytes.Add(int64(n))
 	}
 	if err != nil && w.err == nil {
 		w.err = err
 	}
 	return n, err
-}
-
-// A mirrorProgress is the mirror's progress line on a terminal: the
-// files fetched and the bytes written, drawn again every redrawEvery.
-type mirrorProgress struct {
-	w     io.Writer
-	start time.Time
-	files atomic.Int64
-	bytes atomic.Int64
-
-	mu    sync.Mutex
-	drawn bool
-	done  chan struct{}
-	wg    sync.WaitGroup
-}
-
-func newMirrorProgress(w io.Writer) *mirrorProgress {
-	p := &mirrorProgress{w: w, start: time.Now(), done: make(chan struct{})}
-	p.wg.Go(func() { redraw(p.done, p.draw) })
-	return p
-}
-
-// draw draws the line again.
-func (p *mirrorProgress) draw() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s := time.Since(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r\033[K%d files, %s, %.0f files/s", p.files.Load(), humanBytes(p.bytes.Load()), float64(p.files.Load())/max(s, 0.001))
-	p.drawn = true
-}
-
-// clear erases the line, for a message to take its place.
-func (p *mirrorProgress) clear() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		io.WriteString(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
-// stop stops the redraws and erases the line.
-func (p *mirrorProgress) stop() {
-	close(p.done)
-	p.wg.Wait()
-	p.clear()
 }
 
 // humanBytes writes n in B, KiB, MiB or GiB.

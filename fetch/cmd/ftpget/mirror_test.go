@@ -626,7 +626,8 @@ func TestMirrorFlags(t *testing.T) {
 }
 
 // TestMirrorProgressOnTerminal: on a terminal, the progress shows the
-// files and bytes fetched, and is erased before the summary line.
+// files and bytes fetched of those listed so far (issue 33: "totals
+// for the mirror"), and is erased before the summary line.
 func TestMirrorProgressOnTerminal(t *testing.T) {
 	tree := t.TempDir()
 	buildMirrorTree(t, tree, 2, 256<<10)
@@ -641,7 +642,7 @@ func TestMirrorProgressOnTerminal(t *testing.T) {
 	code := run([]string{"--mirror", filepath.Join(t.TempDir(), "out"), url}, strings.NewReader(""), io.Discard, tty, nil)
 	tty.Close()
 	text := <-got
-	if code != 0 || !regexp.MustCompile(`\r\x1b\[K\d+ files, [\d.]+ [KM]?i?B, \d+ files/s`).MatchString(text) || !strings.Contains(text, "\r\x1b[Kftpget: mirror of") {
+	if code != 0 || !regexp.MustCompile(`\r\x1b\[K\d+ of [12] files, [\d.]+ [KM]?i?B of [\d.]+ [KM]?i?B fetched`).MatchString(text) || !strings.Contains(text, " of 2 files, ") || !strings.Contains(text, " of 512.0 KiB fetched") || !strings.Contains(text, "\r\x1b[Kftpget: mirror of") {
 		t.Errorf("exit %d, terminal %q", code, text)
 	}
 }
