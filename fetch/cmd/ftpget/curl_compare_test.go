@@ -27,8 +27,9 @@ import (
 // the files uploaded) must be equal, except where the case states the
 // difference and ftpget's own status.
 //
-// go test -run TestCurlComparison -curl-table ../../../docs/ftpget-curl.md
-// writes the table of docs/ftpget.md's "Against curl".
+// go test -run TestCurlComparison -args -curl-table ../../../docs/ftpget.md
+// writes the table of docs/ftpget.md's "Against curl" (between its
+// curl-table markers).
 
 var curlTable = flag.String("curl-table", "", "write the curl comparison's table, in Markdown, to this file")
 
@@ -191,7 +192,10 @@ type curlRun struct {
 func (r curlRun) summary() string {
 	s := fmt.Sprintf("%d bytes", len(r.out))
 	if len(r.out) > 0 {
-		s += fmt.Sprintf(" %x", sha256.Sum256(r.out))[:len(s)+1+8]
+		s += fmt.Sprintf(" (sha256 %.12x)", sha256.Sum256(r.out))
+	}
+	if len(r.files) > 0 {
+		s += fmt.Sprintf(", %d %s", len(r.files), plural(len(r.files), "file", "files"))
 	}
 	return s
 }
@@ -275,7 +279,7 @@ func TestCurlComparison(t *testing.T) {
 		t.Skip("curl is not installed: nothing to compare with")
 	}
 	var table strings.Builder
-	table.WriteString("| # | command line | curl | ftpget | same |\n|---|---|---|---|---|\n")
+	table.WriteString("| # | command line | curl 7.88 | ftpget | same |\n|---|---|---|---|---|\n")
 	same, differ := 0, 0
 	for i, c := range curlCases() {
 		line := strings.Join(c.args, " ")
@@ -311,8 +315,23 @@ func TestCurlComparison(t *testing.T) {
 	}
 	fmt.Fprintf(&table, "\n%d command lines: %d alike, %d with a stated difference, %d failed.\n", len(curlCases()), same, differ, len(curlCases())-same-differ)
 	if *curlTable != "" {
-		if err := os.WriteFile(*curlTable, []byte(table.String()), 0o644); err != nil {
+		if err := replaceBetween(*curlTable, "<!-- curl-table -->\n", "<!-- /curl-table -->", table.String()); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// replaceBetween replaces the text of the file name between the markers
+// begin and end with text.
+func replaceBetween(name, begin, end, text string) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s has no %q ... %q", name, begin, end)
+	}
+	return os.WriteFile(name, []byte(s[:i+len(begin)]+text+s[j:]), 0o644)
 }
