@@ -1,53 +1,105 @@
-// Command ftpget fetches what ftp URLs name, as curl does: a file to
-// standard output or to a file, a listing as its lines, or, with -I,
-// what the server says of the name.
+// Command ftpget fetches what ftp URLs name, as curl does, with curl's
+// letters, meanings and exit statuses (DESIGN, "The command, as
+// familiar as curl"): a file to standard output or to a file, a
+// listing as its lines, or, with -I, what the server says of the name;
+// -T uploads. docs/ftpget.md has every flag, the differences from curl
+// and a table of command lines run with both.
 //
 // Usage:
 //
 //	ftpget [flags] URL...
 //
-// Flags may come before or after the URLs; "--" ends them. Each -o or
-// -O goes with one URL, in order, as curl pairs them: the first -o or
-// -O with the first URL, the second with the second, wherever they
-// stand; a URL without one goes to standard output.
+// Flags may come before or after the URLs; "--" ends them. They are
+// read as curl reads them (args.go): letters may share a dash ("-sS",
+// "-sSo FILE"), a letter that takes a value takes the rest of its word
+// ("-ofile", "-C-") or the next word, a boolean long flag takes "--no-"
+// to turn it off; "--name=value" is read too. An unknown flag is named
+// as typed with the nearest known one (exit 2). Each -o or -O goes with
+// one URL, in order, as curl pairs them: the first -o or -O with the
+// first URL, the second with the second, wherever they stand; a URL
+// without one goes to standard output.
 //
-//	-o FILE             write the URL's file to FILE ("-": standard
-//	                    output, binary or not)
-//	-O                  write it to the URL's last segment, in the
-//	                    current directory (refused unless it is a plain
-//	                    local name: filepath.IsLocal, no separator)
-//	--remote-name-all   -O for every URL without -o or -O
-//	-C -                resume: start at the size of the -o/-O file and
-//	                    append to it (REST, RFC 3659 §5)
-//	-C N                start at byte N, appending to the output
-//	-I                  print what the server says of the name: its type,
-//	                    size (Content-Length) and time (Last-Modified)
-//	--mirror DIR        copy the tree that the one directory URL names
-//	                    into DIR (made if missing); see below
-//	-r, --recursive     the same, into a directory named as the URL's
-//	                    last segment (the host's name for its root), here
-//	-P N, --parallel N  with a mirror: N files at once, 1 to 64 (4), each on
-//	                    a session of its own, and one session that lists,
-//	                    as lftp mirror --parallel=N
-//	-N, --newer         with a mirror: fetch only the files whose size
-//	                    or server UTC time differs from the copy's
-//	-C -                with a mirror: resume each partial file
-//	                    (NAME.ftpget-part) where it stopped
-//	--password-file F   the password for a URL with a user and none
-//	                    ("-": standard input); without it ftpget asks on
-//	                    the terminal, without echo (RFC 1738 §3.2.1)
-//	--tls               secure an ftp:// URL with AUTH TLS (RFC 4217)
-//	--cacert FILE       verify the server's certificate against the PEM
-//	                    certificates in FILE instead of the system's
-//	-k, --insecure      do not verify the server's TLS certificate
-//	--proxy URL         connect through the SOCKS5 proxy URL
-//	                    (socks5://, socks5h://; "": none), see below
-//	--noproxy LIST      hosts to reach without the proxy, as NO_PROXY
-//	--method M          multicwd (default), singlecwd or nocwd
-//	--absolute          read the path from the root, not the login
-//	                    directory
-//	--timeout D         limit each fetch to D (as 30s, 2m)
-//	-h, --help          print this help
+// Output:
+//
+//	-o, --output FILE      the URL's file to FILE ("-": standard output,
+//	                       binary or not)
+//	-O, --remote-name      to the URL's last segment, here (refused
+//	                       unless a plain local name: filepath.IsLocal)
+//	--remote-name-all      -O for every URL without -o or -O
+//	--create-dirs          make the missing local directories of -o FILE
+//	-C, --continue-at N|-  start at byte N, appending (REST, RFC 3659
+//	                       §5); "-": at the size of the -o/-O file
+//	-R, --remote-time      the file's time from the server (MDTM, RFC
+//	                       3659 §3)
+//	-r, --range A-B|A-|-N  bytes A to B: REST A, then exactly B-A+1
+//	                       bytes, the transfer ended there; A to the
+//	                       end; the last N (SIZE first)
+//	-I, --head             the name's type, size (Content-Length) and
+//	                       time (Last-Modified)
+//	-l, --list-only        the names of the URL's directory (NLST; a URL
+//	                       that names a file lists its directory, as
+//	                       curl 7.88)
+//
+// Upload, FTP commands, login:
+//
+//	-T, --upload-file FILE URL  FILE ("-": standard input) to URL; a URL
+//	                       ending in / takes FILE's name
+//	--ftp-create-dirs      with -T: make the URL's missing directories
+//	-Q, --quote CMD        CMD after the login, before the transfer;
+//	                       -CMD after it; *CMD: a refusal is no failure
+//	                       (else exit 21); CR, LF or NUL refused (exit 2)
+//	--ftp-method, --method M  multicwd (default), singlecwd or nocwd
+//	--absolute             the path from the root, not the login directory
+//	-u, --user USER[:PASS] the login; PASS asked on the terminal when
+//	                       missing (RFC 1738 §3.2.1); it wins over the
+//	                       URL and .netrc
+//	-n, --netrc            the login from ~/.netrc, by curl's rules
+//	                       (netrc.go); --netrc-optional the same
+//	--netrc-file FILE      the login from FILE
+//	--password-file F      the password for a URL with a user and none
+//	                       ("-": standard input)
+//
+// Connection:
+//
+//	--connect-timeout S    each connection within S seconds (exit 28)
+//	-m, --max-time S       the whole transfer within S seconds (exit 28;
+//	                       the message names -m and the bytes that
+//	                       arrived of how many); --timeout D the same as
+//	                       a duration (30s)
+//	--retry N              a transient failure (a timeout, a 4xx reply)
+//	                       tried again N times; never a 5xx, nor once
+//	                       bytes went to standard output
+//	--retry-delay S        S seconds between tries (1, doubled, up to 10
+//	                       minutes); --retry-max-time S: none after S
+//	--limit-rate RATE      at most RATE bytes a second (200K, 1M, 1G)
+//	-Z, --parallel         the URLs at once, --parallel-max N at a time
+//	                       (default 50)
+//	--tls, --ssl-reqd      AUTH TLS on an ftp:// URL (RFC 4217)
+//	--cacert FILE          verify against the PEM certificates in FILE
+//	-k, --insecure         do not verify the server's TLS certificate
+//	-x, --proxy URL        a SOCKS5 proxy (socks5://, socks5h://; "":
+//	                       none), see below; --noproxy LIST as NO_PROXY
+//	-P, -p, --ftp-pasv, --disable-epsv, -x http://  not supported yet
+//	                       (notyet.go): exit 2 (5 for the proxy)
+//
+// What is shown:
+//
+//	-s, --silent           no progress bar, no message; -S,
+//	                       --show-error: the error messages still
+//	-v, --verbose          the dialog on standard error, "> " sent and
+//	                       "< " received, the password as xxxxx
+//	-#, --progress-bar     the bar (ftpget's only meter)
+//	-V, --version          the version and the protocols
+//	-h, --help             every flag
+//
+// Mirror (long flags only; -r, -P and -N are curl's):
+//
+//	--mirror DIR URL       the tree the directory URL names into DIR
+//	--recursive URL        the same, into the URL's last segment, here
+//	-T DIR --mirror URL    the tree DIR up into the directory URL
+//	--newer, --mirror-all  only what changed (the default), or all
+//	--delete, --max-delete N, --dry-run, --parallel-max N (default 4)
+//	-C -                   resume each partial file (NAME.ftpget-part)
 //
 // Standard output that is a terminal gets no binary file (one holding
 // a NUL byte, or not UTF-8 at its start): ftpget refuses, with curl's
@@ -55,9 +107,10 @@
 //
 // A progress bar is drawn on standard error when it is a terminal and
 // a file is fetched (not when the file goes to standard output that is
-// a terminal too). It shows what has been written to the output, out
-// of the whole file (a resumed file starts at its offset), and is
-// drawn again every half second while nothing arrives.
+// a terminal too), and for an upload (-T); not with -s or -Z. It
+// shows what has been written to the output (or read of the file to
+// send), out of the whole file (a resumed file starts at its offset),
+// and is drawn again every half second while nothing arrives.
 //
 // Proxies, as curl's: --proxy, else ftp_proxy (FTP_PROXY; ftps_proxy
 // for an ftps:// URL), else all_proxy (ALL_PROXY); no_proxy (NO_PROXY)
@@ -66,9 +119,9 @@
 // name here and hands the proxy its address, socks5h:// hands the
 // proxy the name. Every connection, control and data, goes through
 // the proxy. An http:// or other proxy is refused (exit 5), never
-// ignored.
+// ignored: HTTP proxies are not supported yet.
 //
-// Mirror. --mirror DIR (or -r) copies the tree that a directory URL
+// Mirror. --mirror DIR (or --recursive) copies the tree that a directory URL
 // names, as wget -m and lftp mirror do: regular files and directories
 // only. Links, FIFOs, devices and sockets are named on standard error
 // and counted, never followed or made; a name that is not one safe
@@ -77,39 +130,45 @@
 // through os.Root). Each file is written as NAME.ftpget-part and renamed
 // to NAME once its bytes match the server's size; its time is then set
 // to the server's UTC time (MLSD, else MDTM; never a LIST time, whose
-// year and zone are guesses), so that -N fetches nothing the second
+// year and zone are guesses), so that --newer fetches nothing the second
 // time. -C - resumes the .ftpget-part files (REST) and checks the size.
 // One line on standard error ends the mirror: the files and bytes
-// fetched, the files up to date (-N), the directories, what was
+// fetched, the files up to date, the directories, what was
 // skipped, and how many failed. The exit status is 0 when nothing
-// failed, else the status (below) of the first failure: 78 a file or
-// directory the server refused (an unreadable directory too), 18 a file
+// failed, else the status (below) of the first failure: 78 a file the
+// server refused, 9 a directory it refused or that is missing, 18 a file
 // cut short, 23 a file that could not be written in DIR, 36 a refused
 // REST, 56 a transfer reset. On a terminal, a progress line counts the
-// files and bytes.
+// files and bytes done of those listed so far.
 //
 // Exit statuses, as curl's where one fits (curl(1), EXIT CODES). With
 // several URLs, ftpget fetches each in turn and exits with the status
-// of the last one, as curl does (a usage error stops at once):
+// of the last one, as curl does (a usage error stops at once); with
+// -Z, all at once, and the status of the last URL:
 //
 //	0   done
 //	1   another failure
-//	2   a usage error (a flag, no URL, no way to get a password)
+//	2   a usage error (a flag, no URL, no way to get a password, a
+//	    .netrc that cannot be read, a flag not supported yet)
 //	3   the URL is not a valid ftp URL (or its plan is refused)
 //	5   the proxy is not one ftpget takes, or its name does not resolve
 //	6   the host name does not resolve
 //	7   no connection to the server (or to the proxy)
+//	9   the server refused to enter a directory of the URL, a missing
+//	    one too, as curl 7.88 (a file used as a directory: MLST, MDTM
+//	    or SIZE shows it)
 //	18  partial file: the transfer ended before the file did, or the
 //	    server's final reply to it is not 226 or 250 (as 426)
-//	9   the server refused to enter a directory of the URL that exists
-//	    (a file used as a directory: MLST, MDTM or SIZE shows it)
+//	21  a -Q command refused
 //	23  the output could not be written (a closed pipe too), -O has no
 //	    safe name, or a binary file would go to a terminal
 //	25  upload: the server refused it, or does not hold it whole
 //	26  upload: the local file could not be read
-//	28  timeout (--timeout, or the server stalled)
+//	28  timeout (-m, --timeout, --connect-timeout, or the server
+//	    stalled)
 //	36  -C: the output is larger than the remote file, the server
-//	    refused the offset, the URL names a directory, or ;type=a
+//	    refused the offset, the URL names a directory, or ;type=a;
+//	    -r: a range that begins past the end
 //	56  the transfer was reset, or another network read failed, once
 //	    the file had begun
 //	60  the server's TLS certificate does not verify
