@@ -62,3 +62,52 @@ func ExampleClient_Quote() {
 	// 200 <nil>
 	// quote DELE missing.txt 550
 }
+
+// Quote on DefaultClient: a command before a download, as curl -Q
+// sends one.
+func ExampleQuote() {
+	addr, stop := exampleServer()
+	defer stop()
+	defer fetch.DefaultClient.CloseIdleConnections()
+
+	code, _, err := fetch.Quote(context.Background(), "ftp://"+addr+"/", "NOOP")
+	fmt.Println(code, err)
+	// Output:
+	// 200 <nil>
+}
+
+// A Trace that prints the dialog as curl -v does; the replies' texts
+// vary from server to server, so only the codes of their first and
+// last lines are printed here (a FEAT reply's features are left out).
+func ExampleTrace() {
+	addr, stop := exampleServer()
+	defer stop()
+	cl := &fetch.Client{IdleTimeout: -1}
+
+	trace := &fetch.Trace{
+		Sent:     func(line string) { fmt.Println(">", line) },
+		Received: func(line string) {
+			if line != "" && line[0] >= '0' && line[0] <= '9' {
+				fmt.Println("<", line[:3])
+			}
+		},
+	}
+	if _, err := cl.Stat(context.Background(), "ftp://"+addr+"/missing.txt", fetch.WithTrace(trace)); err == nil {
+		log.Fatal("Stat of a missing name succeeded")
+	}
+	// Output:
+	// < 220
+	// > USER anonymous
+	// < 331
+	// > PASS anonymous@
+	// < 230
+	// > FEAT
+	// < 211
+	// < 211
+	// > PWD
+	// < 257
+	// > TYPE I
+	// < 200
+	// > MLST missing.txt
+	// < 550
+}
