@@ -85,7 +85,7 @@ func ExampleTrace() {
 	cl := &fetch.Client{IdleTimeout: -1}
 
 	trace := &fetch.Trace{
-		Sent:     func(line string) { fmt.Println(">", line) },
+		Sent: func(line string) { fmt.Println(">", line) },
 		Received: func(line string) {
 			if line != "" && line[0] >= '0' && line[0] <= '9' {
 				fmt.Println("<", line[:3])

@@ -30,23 +30,6 @@ type flagSpec struct {
 	on    func(on bool) error
 }
 
-// name is how messages name the flag: "-o, --output" or "--tls".
-func (f *flagSpec) name() string {
-	var b strings.Builder
-	if f.short != 0 {
-		b.WriteByte('-')
-		b.WriteByte(f.short)
-	}
-	if len(f.long) > 0 {
-		if b.Len() > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("--")
-		b.WriteString(f.long[0])
-	}
-	return b.String()
-}
-
 // A usageError is a command line that cannot run: exit 2, as curl's
 // CURLE_FAILED_INIT for an unknown option or a missing value.
 type usageError struct{ msg string }

@@ -70,7 +70,7 @@ func TestMaxTimeNamesTheFlagAndTheBytes(t *testing.T) {
 	writeFile(t, filepath.Join(tree, "big.bin"), bigFile(), 0o644)
 	url := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, true) + "/big.bin"
 	r := runIn(t, "", "-m", "0.5", "-o", filepath.Join(t.TempDir(), "out"), url)
-	want := fmt.Sprintf("the transfer took longer than -m 500ms: ")
+	want := "the transfer took longer than -m 500ms: "
 	if r.code != exitTimeout || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, fmt.Sprintf(" of %d bytes arrived", len(bigFile()))) {
 		t.Errorf("exit %d, stderr %q; want 28, %q and the bytes", r.code, r.stderr, want)
 	}
