@@ -56,8 +56,9 @@ type Error struct {
 
 	// Command is the FTP command that failed ("CWD pub", "RETR a.txt");
 	// for a refused login "USER alice", or "PASS xxxxx" when the server
-	// refused the password (never the password itself); "" for dial and
-	// a login refused before connecting.
+	// refused the password (never the password itself; an anonymous
+	// login's, no secret, as sent); "" for dial and a login refused
+	// before connecting.
 	Command string
 
 	// Code and Msg are the server's reply (RFC 959 §4.2), Code 0 when
@@ -327,6 +328,14 @@ func contextErr(ctx context.Context) error {
 		return context.DeadlineExceeded
 	}
 	return nil
+}
+
+// mask replaces the session's secrets in text with "xxxxx".
+func (x *exchange) mask(text string) string {
+	for _, sec := range x.secrets {
+		text = strings.ReplaceAll(text, sec, "xxxxx")
+	}
+	return text
 }
 
 // clean replaces the session's secrets in a server's text with

@@ -222,13 +222,14 @@ func (x *exchange) dial() error {
 // §4.1.1, §5.4: 230 after either, 331 for a password; a 332 asks for
 // ACCT, which a URL cannot give). A refusal is an *Error of Op "login"
 // whose Command is "USER name", or "PASS xxxxx" when the server refused
-// the password: no error quotes the password.
+// the password: no error quotes a password (an anonymous login's is no
+// secret, and is quoted as sent).
 func (x *exchange) login() error {
 	user := "USER " + x.req.user
 	_, e := x.cmd("login", 2, user)
 	if e != nil && e.Code == 331 && e.declined() {
 		if _, e = x.cmd("login", 2, "PASS "+x.req.password); e != nil {
-			e.Command = "PASS xxxxx"
+			e.Command = "PASS " + x.mask(x.req.password)
 			return e
 		}
 	}

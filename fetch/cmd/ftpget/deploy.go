@@ -50,16 +50,15 @@ import (
 
 // A deploy is one run of -T DIR --mirror URL.
 type deploy struct {
-	g      *getter
-	ctx    context.Context
-	root   *os.Root    // DIR
-	dir    string      // DIR, as given
-	base   *ftpurl.URL // the server's directory: its Dirs, no Name
-	all    bool        // --mirror-all: send every file
-	dryRun bool
-	opts   []fetch.Option
-	jobs   chan upJob
-	bar    *treeProgress
+	treeRun // g, bar, mu, failed, code; count, failure, printLocked
+	ctx     context.Context
+	root    *os.Root    // DIR
+	dir     string      // DIR, as given
+	base    *ftpurl.URL // the server's directory: its Dirs, no Name
+	all     bool        // --mirror-all: send every file
+	dryRun  bool
+	opts    []fetch.Option
+	jobs    chan upJob
 
 	// Of the walk (one goroutine): each listed directory's entries, by
 	// slash path from the root; the directories the server lacks; the
@@ -69,7 +68,6 @@ type deploy struct {
 	local   map[string]bool
 	whole   bool
 
-	mu       sync.Mutex
 	sent     int
 	bytes    int64
 	upToDate int
@@ -77,8 +75,6 @@ type deploy struct {
 	deleted  int
 	links    int
 	others   int
-	failed   int
-	code     int
 
 	noOverwrite atomic.Bool // the server refused RNTO onto a file
 
@@ -134,7 +130,7 @@ func (g *getter) deploy() int {
 	}
 	base.Name, base.Type = "", 0
 	g.client.MaxConnsPerHost = mf.parallel + 1
-	d := &deploy{g: g, ctx: context.Background(), root: root, dir: dir, base: &base, all: mf.all, dryRun: mf.dryRun,
+	d := &deploy{treeRun: treeRun{g: g}, ctx: context.Background(), root: root, dir: dir, base: &base, all: mf.all, dryRun: mf.dryRun,
 		jobs: make(chan upJob, 256), listed: map[string]map[string]fetch.Entry{}, missing: map[string]bool{},
 		local: map[string]bool{}, whole: true, slots: make(chan struct{}, mf.parallel)}
 	if isTerminal(g.stderr) {
@@ -504,40 +500,6 @@ func (d *deploy) deleteExtra(maxDelete int) {
 		}
 		d.count(&d.deleted, "")
 	}
-}
-
-// count adds one to n and, when format is not "", prints it.
-func (d *deploy) count(n *int, format string, args ...any) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	*n++
-	if format != "" {
-		d.printLocked(fmt.Sprintf(format, args...))
-	}
-}
-
-// failure counts a failure, keeps the first one's exit status, and
-// prints err, after what when it is not "".
-func (d *deploy) failure(err error, code int, what string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.failed++
-	if d.code == exitOK {
-		d.code = code
-	}
-	if what != "" {
-		d.printLocked(what + ": " + d.g.describe(err, false))
-		return
-	}
-	d.printLocked(d.g.describe(err, false))
-}
-
-// printLocked prints one message under the progress line; d.mu is held.
-func (d *deploy) printLocked(msg string) {
-	if d.bar != nil {
-		d.bar.clear()
-	}
-	d.g.printf("%s", msg)
 }
 
 // summary prints the one line that ends every deploy.

@@ -140,7 +140,7 @@ func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume strin
 
 // A mirror is one run of --mirror.
 type mirror struct {
-	g        *getter
+	treeRun  // g, bar, mu, failed, code; count, failure, printLocked
 	ctx      context.Context
 	root     *os.Root    // DIR, once the root's listing worked; nil before, and in a dry run where DIR is not
 	opened   bool        // open ran
@@ -149,7 +149,6 @@ type mirror struct {
 	newer    bool        // only what changed: the default; not --mirror-all
 	resume   bool        // -C -
 	dryRun   bool        // --dry-run: print, write nothing
-	bar      *treeProgress
 	jobs     chan fileJob
 	walkOpts []fetch.Option // the options that the walk logged in with
 
@@ -161,7 +160,6 @@ type mirror struct {
 	dirTimes []dirTime
 	deleted  int
 
-	mu       sync.Mutex
 	files    int   // files fetched
 	bytes    int64 // bytes fetched
 	upToDate int   // -N: files left as they were
@@ -170,8 +168,6 @@ type mirror struct {
 	links    int   // symbolic links, not copied
 	others   int   // FIFOs, devices, sockets, unknown types, not copied
 	unsafe   int   // unsafe names, skipped
-	failed   int
-	code     int // the exit status of the first failure
 }
 
 // A dirTime is a directory's time on the server, set on the local copy
@@ -210,7 +206,7 @@ func (g *getter) mirror() int {
 	// open yet. DIR is made (opened) only once the root's listing
 	// worked: a URL that names a file or nothing leaves nothing.
 	g.client.MaxConnsPerHost = mf.parallel + 1
-	m := &mirror{g: g, ctx: context.Background(), dir: dir, base: &base,
+	m := &mirror{treeRun: treeRun{g: g}, ctx: context.Background(), dir: dir, base: &base,
 		newer: !mf.all, resume: g.o.resume == resumeFromEnd, dryRun: mf.dryRun, jobs: make(chan fileJob, 256),
 		seen: map[string]bool{}, whole: true}
 	defer func() {
@@ -691,41 +687,6 @@ func (m *mirror) fileURL(p string) string {
 // one), and some file systems keep less.
 func sameTime(local, remote time.Time) bool {
 	return local.Truncate(time.Second).Equal(remote.Truncate(time.Second))
-}
-
-// count adds one to n and, when msg is not "", prints it.
-func (m *mirror) count(n *int, format string, args ...any) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	*n++
-	if format != "" {
-		m.printLocked(fmt.Sprintf(format, args...))
-	}
-}
-
-// failure counts a failure, keeps the first one's exit status, and
-// prints err, after what when it is not "".
-func (m *mirror) failure(err error, code int, what string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.failed++
-	if m.code == exitOK {
-		m.code = code
-	}
-	if what != "" {
-		m.printLocked(what + ": " + m.g.describe(err, false))
-		return
-	}
-	m.printLocked(m.g.describe(err, false))
-}
-
-// printLocked prints one message, on its own line under the progress
-// line; m.mu is held.
-func (m *mirror) printLocked(msg string) {
-	if m.bar != nil {
-		m.bar.clear()
-	}
-	m.g.printf("%s", msg)
 }
 
 // summary prints the one line that ends every mirror.
