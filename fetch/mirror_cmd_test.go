@@ -16,8 +16,9 @@ import (
 // servers, plain and with TLS, over "walk/" (issue 26, point 4): the
 // files with odd names arrive byte for byte, the backslash's name is
 // skipped, no link is made or followed; "locked" (unreadable to the
-// servers that drop to the ftp user) fails with exit 78 and nothing
-// else does; then a second run with -N fetches nothing (ftpserverlib
+// servers that drop to the ftp user) fails with exit 9 (curl's for a
+// CWD refused) and nothing else does; then a second run with --newer
+// fetches nothing (ftpserverlib
 // excepted for link-file, whose MLSD size is the link's own).
 func TestMirrorCommandOnServers(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "ftpget")
