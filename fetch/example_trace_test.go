@@ -111,3 +111,25 @@ func ExampleTrace() {
 	// > MLST missing.txt
 	// < 550
 }
+
+// Abort ends a transfer once the bytes wanted have arrived, as curl -r
+// does, and the session serves the next Open.
+func ExampleResponse_Abort() {
+	addr, stop := exampleServer()
+	defer stop()
+	cl := &fetch.Client{}
+	defer cl.CloseIdleConnections()
+
+	resp, err := cl.Open(context.Background(), "ftp://"+addr+"/text.txt", fetch.WithOffset(5))
+	if err != nil {
+		log.Fatal(err)
+	}
+	b := make([]byte, 3)
+	if _, err := io.ReadFull(resp, b); err != nil {
+		log.Fatal(err)
+	}
+	resp.Abort()
+	fmt.Printf("%q\n", b)
+	// Output:
+	// "one"
+}

@@ -234,10 +234,20 @@ func TestUploadProgressBar(t *testing.T) {
 }
 
 // TestRangeEndsTheTransferEarly: -r A-B reads REST A, then exactly
-// B-A+1 bytes (curl(1), "--range"), from a file much larger than that.
+// B-A+1 bytes (curl(1), "--range"), from a file much larger than that,
+// and ends the transfer with ABOR: the next URL uses the same session
+// (one login). As curl's, the range is every URL's; one that begins
+// past a file's end is exit 36.
 func TestRangeEndsTheTransferEarly(t *testing.T) {
-	r := runIn(t, "", "-r", "256-259", ftpURL("big.bin"))
-	r.want(t, 0, "\x00\x01\x02\x03")
+	r := runIn(t, "", "-v", "-r", "2-4", ftpURL("big.bin"), ftpURL("text.txt"))
+	r.want(t, 0, "\x02\x03\x04ne ")
+	if !strings.Contains(r.stderr, "> ABOR\n") || strings.Count(r.stderr, "> USER ") != 1 {
+		t.Errorf("stderr %q; want ABOR and one login", r.stderr)
+	}
+	r = runIn(t, "", "-r", "256-259", ftpURL("text.txt"))
+	if r.code != exitResume || !strings.Contains(r.stderr, "-r: the range begins at byte 256, past the end of") {
+		t.Errorf("past the end: exit %d, stderr %q", r.code, r.stderr)
+	}
 	r = runIn(t, "", "-v", "-r", "10-", ftpURL("binary.bin"))
 	if r.code != 0 || r.stdout != string(binaryFile()[10:]) || !strings.Contains(r.stderr, "> REST 10\n") {
 		t.Errorf("-r 10-: exit %d, %d bytes, stderr %q", r.code, len(r.stdout), r.stderr)

@@ -109,6 +109,10 @@ func (g *getter) fetch() int {
 		}
 		return g.writeText(b.String())
 	}
+	if offset > 0 && resp.Size >= 0 && offset > resp.Size && o.byteRange != nil {
+		g.printf("-r: the range begins at byte %d, past the end of %s (%d bytes)", offset, resp.URL, resp.Size)
+		return exitResume
+	}
 	if offset > 0 && resp.Size >= 0 && offset > resp.Size {
 		g.printf("-C: cannot resume: the output has %d bytes, the file on the server %d", offset, resp.Size)
 		return exitResume
@@ -130,7 +134,7 @@ func (g *getter) fetch() int {
 	cw := &countingWriter{w: w, bar: bar, n: &g.got}
 	var in io.Reader = resp
 	if want >= 0 {
-		// -r: the range's bytes, then the transfer ends here (Close).
+		// -r: the range's bytes, then the transfer ends (Abort).
 		in = io.LimitReader(resp, want)
 	}
 	if g.u.Type == 'a' {
@@ -140,6 +144,11 @@ func (g *getter) fetch() int {
 		in = &crlfReader{r: in}
 	}
 	_, err = io.Copy(cw, limitRate(in, o.limitRate))
+	if want >= 0 && err == nil {
+		// -r: the range's last byte is in; the rest of the file is
+		// not wanted: ABOR, and the session serves the next URL.
+		resp.Abort()
+	}
 	g.wroteStdout = g.name == "" && g.got > 0
 	if bar != nil {
 		bar.End(err == nil)
