@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -77,12 +78,23 @@ func TestMaxTimeNamesTheFlagAndTheBytes(t *testing.T) {
 }
 
 // fakeFTP serves each connection with a script: the greeting, then a
-// reply to each command by its verb ("" for any other: 502). It counts
-// the connections and the commands of each verb.
+// reply to each command by its verb (502 for any other; "{epsv}": a
+// 229 with a data port that takes one connection). It counts the
+// connections and the commands of each verb.
 type fakeFTP struct {
 	addr  string
 	conns atomic.Int32
 	verbs map[string]*atomic.Int32
+
+	mu      sync.Mutex
+	closers []io.Closer // the data ports and connections, closed at the end
+}
+
+// track keeps c to close when the test ends.
+func (f *fakeFTP) track(c io.Closer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closers = append(f.closers, c)
 }
 
 func newFakeFTP(t *testing.T, greeting string, replies map[string]string) *fakeFTP {
@@ -94,6 +106,13 @@ func newFakeFTP(t *testing.T, greeting string, replies map[string]string) *fakeF
 	for v := range replies {
 		f.verbs[v] = &atomic.Int32{}
 	}
+	t.Cleanup(func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for _, c := range f.closers {
+			c.Close()
+		}
+	})
 	acceptEach(t, l, func(c net.Conn) {
 		defer c.Close()
 		f.conns.Add(1)
@@ -109,6 +128,21 @@ func newFakeFTP(t *testing.T, greeting string, replies map[string]string) *fakeF
 				rep = "502 Not implemented"
 			} else {
 				f.verbs[verb].Add(1)
+			}
+			if rep == "{epsv}" {
+				// A data port that takes one connection and holds it.
+				dl, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					rep = "425 no port"
+				} else {
+					f.track(dl)
+					go func() {
+						if dc, err := dl.Accept(); err == nil {
+							f.track(dc)
+						}
+					}()
+					rep = fmt.Sprintf("229 Entering Extended Passive Mode (|||%d|)", dl.Addr().(*net.TCPAddr).Port)
+				}
 			}
 			fmt.Fprintf(c, "%s\r\n", rep)
 			if verb == "QUIT" {
@@ -251,5 +285,23 @@ func TestRangeEndsTheTransferEarly(t *testing.T) {
 	r = runIn(t, "", "-v", "-r", "10-", ftpURL("binary.bin"))
 	if r.code != 0 || r.stdout != string(binaryFile()[10:]) || !strings.Contains(r.stderr, "> REST 10\n") {
 		t.Errorf("-r 10-: exit %d, %d bytes, stderr %q", r.code, len(r.stdout), r.stderr)
+	}
+}
+
+// TestResumeLargerThanTheServerFile: a server that refuses REST past
+// the file's end (RFC 3659 §5.4: 554) with -C - and an output larger
+// than the file is exit 36, and the message says the output is larger,
+// not that the server failed (issue 33: "-C with a local file larger
+// than the remote blames the server").
+func TestResumeLargerThanTheServerFile(t *testing.T) {
+	f := newFakeFTP(t, "220 ready", map[string]string{
+		"USER": "230 ok", "FEAT": "211 none", "PWD": `257 "/"`, "TYPE": "200 ok", "CWD": "550 not a directory",
+		"SIZE": "213 18", "MDTM": "213 20200101000000", "EPSV": "{epsv}", "REST": "554 Invalid REST parameter", "RETR": "503 Bad sequence", "QUIT": "221 bye",
+	})
+	out := filepath.Join(t.TempDir(), "f.txt")
+	writeFile(t, out, bytes.Repeat([]byte("x"), 40), 0o644)
+	r := runIn(t, "", "-C", "-", "-o", out, "ftp://"+f.addr+"/f.txt")
+	if r.code != exitResume || !strings.Contains(r.stderr, "has 40 bytes, more than the file on the server (18) (REST 40: 554 Invalid REST parameter)") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }

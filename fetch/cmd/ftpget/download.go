@@ -85,7 +85,7 @@ func (g *getter) fetch() int {
 		if offset > 0 && errors.As(err, &fe) && (fe.Op == "rest" && fe.Code != 0 || fe.Code == 554) {
 			// RFC 3659 §5.4: "554 Requested action not taken: invalid
 			// REST parameter", on REST or on the RETR after it.
-			g.printf("-C: the server refused to start at byte %d: %v", offset, err)
+			g.printf("%s", g.restRefused(offset, fe))
 			return exitResume
 		}
 		return g.fail(err, false)
@@ -204,4 +204,27 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// restRefused is the message of a REST the server refused (RFC 3659
+// §5.4): where the file is shorter than the offset, as when the output
+// of -C - is larger than the file on the server, it says so, not that
+// the server is at fault (SIZE, via Stat, tells).
+func (g *getter) restRefused(offset int64, fe *fetch.Error) string {
+	flag := "-C"
+	if g.o.byteRange != nil {
+		flag = "-r"
+	}
+	var fi fs.FileInfo
+	err := g.login(func(opts []fetch.Option) (err error) {
+		fi, err = g.client.Stat(context.Background(), g.t.url, opts...)
+		return err
+	})
+	if err == nil && !fi.IsDir() && fi.Size() >= 0 && offset > fi.Size() {
+		if flag == "-C" && g.name != "" {
+			return fmt.Sprintf("-C: cannot resume: %s has %d bytes, more than the file on the server (%d) (%s)", g.name, offset, fi.Size(), dialog(fe))
+		}
+		return fmt.Sprintf("%s: byte %d is past the end of the file on the server (%d bytes) (%s)", flag, offset, fi.Size(), dialog(fe))
+	}
+	return fmt.Sprintf("%s: the server refused to start at byte %d (%s)", flag, offset, dialog(fe))
 }
