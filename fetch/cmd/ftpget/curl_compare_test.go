@@ -131,6 +131,12 @@ func curlCases() []curlCase {
 		{args: []string{"-s", "-o", "/dev/null", "{u}/text.txt"}},
 		{args: []string{"--limit-rate", "200K", "-o", "out", "{u}/big.bin"}, files: []string{"out"}},
 		{args: []string{"--no-such-flag", "{u}/text.txt"}},
+		// What scripts pass to curl whatever the URL (ignored.go).
+		{args: []string{"-fsSL", "{u}/text.txt"}},
+		{args: []string{"-fsSL", "{u}/nope.txt"}},
+		{args: []string{"-A", "agent/1", "-H", "X-A: b", "-e", "http://127.0.0.1/", "--compressed", "{u}/text.txt"}},
+		{args: []string{"-g", "-N", "--tcp-nodelay", "--ftp-skip-pasv-ip", "--no-progress-meter", "{u}/a/top.txt"}},
+		{args: []string{"-b", "c=1", "-j", "--fail-with-body", "--location", "{u}/binary.bin"}},
 		{args: []string{"-o"}},
 		{args: []string{"-I", "{u}/text.txt"}, differs: "-I prints ftpget's facts of the name (Type, Content-Length, Last-Modified), not curl's header lines", code: 0},
 		{args: []string{"{u}/a"}, differs: "a URL without a final / that names a directory is listed (RETR refused with 550, then LIST: the 2011 draft §3.2.3 (4d)); curl's RETR fails", code: 0},

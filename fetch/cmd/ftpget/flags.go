@@ -42,6 +42,7 @@ type options struct {
 	showError   bool // -S
 	verbose     bool // -v
 	progressBar bool // -#
+	noMeter     bool // --no-progress-meter
 
 	user      string // -u USER[:PASSWORD]: USER
 	userPass  string // PASSWORD
@@ -173,6 +174,7 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 		{short: 'V', long: []string{"version"}, on: boolean(&p.version)},
 		{short: 'h', long: []string{"help"}, on: boolean(&p.help)},
 	}
+	specs = append(specs, ignoredSpecs(o)...)
 	specs = append(specs, o.uploadOptions.specs()...)
 	return append(specs, o.mirror.specs()...)
 }

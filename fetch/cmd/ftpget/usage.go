@@ -92,6 +92,14 @@ What is shown:
   -V, --version           print the version and the protocols
   -h, --help              print this help
 
+Taken and ignored, as curl ignores them for an ftp URL (HTTP's), or
+because ftpget does what they ask anyway:
+  -f, --fail, --fail-with-body, -L, --location, --compressed,
+  -A, --user-agent X, -H, --header X, -e, --referer X, -b, --cookie X,
+  -c, --cookie-jar X, -j, --junk-session-cookies, -g, --globoff,
+  -N, --no-buffer, --tcp-nodelay, --ftp-skip-pasv-ip
+      --no-progress-meter no progress bar
+
 Exit statuses, as curl's (the last URL's; a mirror's first failure's): 0
 done, 1 other failure, 2 usage, 3 bad URL, 5 unusable proxy, 6 unknown
 host, 7 no connection, 9 directory refused, 18 partial file, 21 -Q
