@@ -234,8 +234,8 @@ func TestLimitRateClock(t *testing.T) {
 }
 
 // TestLimitRateMeasured: --limit-rate 256K takes a 512 KiB file about
-// 2 seconds (a test of the real clock, within 25%: the machine is
-// shared).
+// 2 seconds on the real clock: never less than 1.8 s (the limit holds);
+// at most 4 s, as the machine may be shared and slow (-race).
 func TestLimitRateMeasured(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes 2 s")
@@ -245,7 +245,7 @@ func TestLimitRateMeasured(t *testing.T) {
 	url := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, false) + "/half.bin"
 	start := time.Now()
 	runIn(t, "", "--limit-rate", "256K", "-o", filepath.Join(t.TempDir(), "out"), url).want(t, 0, "")
-	if d := time.Since(start); d < 1500*time.Millisecond || d > 2500*time.Millisecond {
+	if d := time.Since(start); d < 1800*time.Millisecond || d > 4*time.Second {
 		t.Errorf("512 KiB at 256K/s took %v; want about 2s", d)
 	}
 }
