@@ -162,6 +162,11 @@ func TestRetryTransientOnly(t *testing.T) {
 	if r.code != exitConnect && r.code != exitFailed || busy.conns.Load() != 3 || strings.Count(r.stderr, "trying again") != 2 {
 		t.Errorf("421: exit %d, %d connections, stderr %q; want 3 connections, 2 notes", r.code, busy.conns.Load(), r.stderr)
 	}
+	busyUp := newFakeFTP(t, "421 Too many connections, try later", nil)
+	r = runIn(t, "data", "--retry", "2", "--retry-delay", "0.01", "-T", "-", "ftp://"+busyUp.addr+"/f.txt")
+	if r.code == 0 || busyUp.conns.Load() != 1 {
+		t.Errorf("-T -: exit %d, %d connections; want a failure and one connection: standard input is not read twice", r.code, busyUp.conns.Load())
+	}
 	missing := newFakeFTP(t, "220 ready", map[string]string{
 		"USER": "230 ok", "FEAT": "211 none", "PWD": `257 "/"`, "TYPE": "200 ok",
 		"SIZE": "550 no", "EPSV": "229 (|||1|)", "RETR": "550 No such file", "CWD": "550 No such directory", "QUIT": "221 bye",

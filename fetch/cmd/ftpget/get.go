@@ -132,7 +132,8 @@ func (g *getter) quote(cmds []string) int {
 // retry runs try, and again on a transient failure, as --retry asks
 // (curl(1), "--retry": "a timeout, an FTP 4xx response code"): never
 // after a 5xx (a missing file is missing the next time too), nor once
-// bytes went to standard output, which cannot be taken back. The wait
+// bytes went to standard output, which cannot be taken back, nor for an
+// upload of standard input (-T -), which cannot be read again. The wait
 // is --retry-delay, else 1 second doubled each time up to 10 minutes;
 // no try begins after --retry-max-time.
 func (g *getter) retry(try func() int) int {
@@ -141,7 +142,8 @@ func (g *getter) retry(try func() int) int {
 	for left := g.o.retries; ; left-- {
 		g.lastErr, g.got, g.total = nil, 0, -1
 		code := try()
-		if code == exitOK || left <= 0 || !transient(g.lastErr) || g.wroteStdout {
+		if code == exitOK || left <= 0 || !transient(g.lastErr) || g.wroteStdout || g.o.upload == "-" {
+			// Standard input, once read, cannot be sent again.
 			return code
 		}
 		wait := delay
