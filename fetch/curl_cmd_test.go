@@ -13,7 +13,7 @@ import (
 // (cmd/ftpget, built here) against each of the five servers, and
 // compares their exit statuses and standard output (issue 33, point 2;
 // DESIGN: "Exit codes as curl's for the same case on the same server").
-// cmd/ftpget's TestCurlComparison runs 80 lines on ftpserverlib; these
+// cmd/ftpget's TestCurlComparison runs 86 lines on ftpserverlib; these
 // are the ones whose answer depends on the server: a missing file or
 // directory, a file used as a directory, a refused password, a range,
 // NLST, -Q. It skips without curl.

@@ -34,8 +34,8 @@ import (
 var curlTable = flag.String("curl-table", "", "write the curl comparison's table, in Markdown, to this file")
 
 // A curlCase is one command line. In args, {u} is the server's root
-// URL for anonymous, {a} for the test user with the password, {h} the
-// host and port, {netrc} a file holding netrc (with {h}'s host).
+// URL for anonymous, {l} the same with the name localhost, {a} for the
+// test user with the password, {netrc} a file holding netrc.
 type curlCase struct {
 	args   []string
 	local  map[string]string // files made here before the run
@@ -82,6 +82,12 @@ func curlCases() []curlCase {
 		{args: []string{"ftp://127.0.0.1:1/x", "--connect-timeout", "5"}},
 		{args: []string{"--retry", "2", "{u}/nope.txt"}},
 		{args: []string{"-m", "20", "{u}/text.txt"}},
+		{args: []string{"--max-filesize", "5", "{u}/text.txt"}},
+		{args: []string{"--max-filesize", "18", "{u}/text.txt"}},
+		{args: []string{"--max-filesize", "1K", "-o", "out", "{u}/big.bin"}, files: []string{"out"}},
+		{args: []string{"-4", "{l}/text.txt"}},
+		{args: []string{"-6", "{l}/text.txt"}},
+		{args: []string{"--ipv4", "-l", "{l}/a/"}},
 		// Listings.
 		{args: []string{"-l", "{u}/"}},
 		{args: []string{"-l", "{u}/a/"}},
@@ -233,6 +239,7 @@ func runCase(t *testing.T, c curlCase, curl string) curlRun {
 	args := make([]string, len(c.args))
 	for i, a := range c.args {
 		a = strings.ReplaceAll(a, "{u}", "ftp://"+addr)
+		a = strings.ReplaceAll(a, "{l}", "ftp://localhost:"+addr[strings.LastIndex(addr, ":")+1:])
 		a = strings.ReplaceAll(a, "{a}", "ftp://"+testUser+":"+testPassword+"@"+addr)
 		a = strings.ReplaceAll(a, "{netrc}", netrc)
 		args[i] = a

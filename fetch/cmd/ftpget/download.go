@@ -109,6 +109,13 @@ func (g *getter) fetch() int {
 		}
 		return g.writeText(b.String())
 	}
+	if m := o.maxFilesize; m > 0 && resp.Size > m {
+		// curl's CURLE_FILESIZE_EXCEEDED: the size the server gave
+		// (150 or SIZE, RFC 3659 §4) is over the limit; nothing is
+		// written.
+		g.printf("%s is %d bytes, over --max-filesize %d", resp.URL, resp.Size, m)
+		return exitFileSize
+	}
 	if offset > 0 && resp.Size >= 0 && offset > resp.Size && o.byteRange != nil {
 		g.printf("-r: the range begins at byte %d, past the end of %s (%d bytes)", offset, resp.URL, resp.Size)
 		return exitResume

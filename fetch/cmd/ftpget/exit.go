@@ -35,6 +35,7 @@ const (
 	exitLogin      = 67
 	exitCACert     = 77
 	exitNotFound   = 78
+	exitFileSize   = 63 // --max-filesize: the file is larger
 	exitProxyError = 97
 	resumeFromEnd  = -1 // -C -
 )

@@ -63,6 +63,8 @@ type options struct {
 	retryMaxTime   time.Duration // --retry-max-time; 0: none
 	connectTimeout time.Duration // --connect-timeout
 	parallel       bool          // -Z
+	maxFilesize    int64         // --max-filesize; 0: none
+	family         string        // -4: "tcp4", -6: "tcp6"; "": either
 }
 
 // A transfer is one URL and where its file goes.
@@ -118,6 +120,7 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 		{short: 'r', long: []string{"range"}, set: func(s string) (err error) { o.byteRange, err = parseRange(s); return err }},
 		{short: 'Q', long: []string{"quote"}, set: o.addQuote},
 		{long: []string{"limit-rate"}, set: func(s string) (err error) { o.limitRate, err = parseRate(s); return err }},
+		{long: []string{"max-filesize"}, set: func(s string) (err error) { o.maxFilesize, err = parseSize(s); return err }},
 		{short: 'Z', long: []string{"parallel"}, on: boolean(&o.parallel)},
 		// Login.
 		{short: 'u', long: []string{"user"}, set: func(s string) error {
@@ -158,6 +161,8 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 			o.proxy, o.proxySet = s, true
 			return nil
 		}},
+		{short: '4', long: []string{"ipv4"}, on: func(on bool) error { o.family = map[bool]string{true: "tcp4"}[on]; return nil }},
+		{short: '6', long: []string{"ipv6"}, on: func(on bool) error { o.family = map[bool]string{true: "tcp6"}[on]; return nil }},
 		{long: []string{"noproxy"}, set: func(s string) error { o.noProxy, o.noProxySet = s, true; return nil }},
 		{long: []string{"method", "ftp-method"}, set: func(s string) error { return o.method.UnmarshalText([]byte(s)) }},
 		{long: []string{"absolute"}, on: boolean(&o.absolute)},
@@ -308,6 +313,16 @@ func count(s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
 		return 0, fmt.Errorf("takes a number, not %q", s)
+	}
+	return n, nil
+}
+
+// parseSize reads --max-filesize's BYTES: as --limit-rate's RATE, a
+// number with K, M or G after it.
+func parseSize(s string) (int64, error) {
+	n, err := parseRate(s)
+	if err != nil {
+		return 0, fmt.Errorf("takes bytes, as 500K, 2M or 1G, not %q", s)
 	}
 	return n, nil
 }

@@ -72,6 +72,8 @@
 //	--retry-delay S        S seconds between tries (1, doubled, up to 10
 //	                       minutes); --retry-max-time S: none after S
 //	--limit-rate RATE      at most RATE bytes a second (200K, 1M, 1G)
+//	--max-filesize N       refuse a file over N bytes (exit 63)
+//	-4, --ipv4, -6, --ipv6 the server's addresses of that family only
 //	-Z, --parallel         the URLs at once, --parallel-max N at a time
 //	                       (default 50)
 //	--tls, --ssl-reqd      AUTH TLS on an ftp:// URL (RFC 4217)
@@ -172,6 +174,7 @@
 //	56  the transfer was reset, or another network read failed, once
 //	    the file had begun
 //	60  the server's TLS certificate does not verify
+//	63  the file is larger than --max-filesize
 //	67  the server refused the login (530)
 //	77  --cacert: the file cannot be read or holds no certificate
 //	78  the URL names nothing on the server (550)
@@ -179,10 +182,12 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -384,6 +389,13 @@ func (c *command) client(u *ftpurl.URL) (*fetch.Client, error) {
 			return nil, err
 		}
 		cl.DialContext = dial
+	} else if fam := c.o.family; fam != "" {
+		// -4, -6: the server's addresses of that family only, for
+		// the control and the data connections.
+		cl.DialContext = func(ctx context.Context, _, addr string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, fam, addr)
+		}
 	}
 	c.clients[raw] = cl
 	return cl, nil

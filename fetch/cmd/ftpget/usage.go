@@ -50,6 +50,9 @@ Connection:
                           4... up to 10 minutes)
       --retry-max-time S  no new try after S seconds
       --limit-rate RATE   at most RATE bytes a second (200K, 1M, 1G)
+      --max-filesize N    refuse a file over N bytes (500K, 2M; exit 63)
+  -4, --ipv4              the server's IPv4 addresses only
+  -6, --ipv6              the server's IPv6 addresses only
   -Z, --parallel          the URLs at once, up to --parallel-max
       --parallel-max N    at most N at once (default 50; a mirror's 4)
       --tls, --ssl-reqd   secure an ftp:// URL with AUTH TLS (RFC 4217)
@@ -104,6 +107,7 @@ Exit statuses, as curl's (the last URL's; a mirror's first failure's): 0
 done, 1 other failure, 2 usage, 3 bad URL, 5 unusable proxy, 6 unknown
 host, 7 no connection, 9 directory refused, 18 partial file, 21 -Q
 refused, 23 write error, 25 upload failed, 26 read error, 28 timeout, 36
-cannot resume, 56 transfer reset, 60 certificate not verified, 67 login
-refused, 77 bad --cacert, 78 not found, 97 proxy refused.
+cannot resume, 56 transfer reset, 60 certificate not verified, 63 file
+over --max-filesize, 67 login refused, 77 bad --cacert, 78 not found,
+97 proxy refused.
 `
