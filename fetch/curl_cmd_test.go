@@ -13,10 +13,10 @@ import (
 // (cmd/ftpget, built here) against each of the five servers, and
 // compares their exit statuses and standard output (issue 33, point 2;
 // DESIGN: "Exit codes as curl's for the same case on the same server").
-// cmd/ftpget's TestCurlComparison runs 86 lines on ftpserverlib; these
+// cmd/ftpget's TestCurlComparison runs 95 lines on ftpserverlib; these
 // are the ones whose answer depends on the server: a missing file or
 // directory, a file used as a directory, a refused password, a range,
-// NLST, -Q. It skips without curl.
+// NLST, -Q, -w's reply codes. It skips without curl.
 func TestCurlAgreesOnServers(t *testing.T) {
 	curl, err := exec.LookPath("curl")
 	if err != nil {
@@ -44,6 +44,14 @@ func TestCurlAgreesOnServers(t *testing.T) {
 		{"-Q", "NOOP", "{u}/walk/plain.txt"},
 		{"-Q", "DELE nope.txt", "{u}/walk/plain.txt"},
 		{"-Q", "-NOOP", "{u}/walk/sub/deep.txt"},
+		{"-o", "/dev/null", "-w", "%{response_code} %{size_download} %{exitcode}\n", "{u}/walk/plain.txt"},
+		{"-w", "%{response_code} %{exitcode}\n", "{u}/walk/missing.txt"},
+		{"-w", "%{response_code} %{exitcode}\n", "{u}/walk/nodir/x.txt"},
+		{"-w", "%{response_code}\n", "-u", testUser + ":wrong", "{u}/walk/plain.txt"},
+		// After a range, curl's response_code is whichever reply to
+		// the cut transfer came last (225 or 226 from one run to the
+		// next): only the bytes are compared.
+		{"-w", "%{size_download}\n", "-r", "0-9", "{u}/bench/big.bin"},
 	}
 	run := func(t *testing.T, tool string, args []string) (int, []byte) {
 		cmd := exec.Command(tool, args...)

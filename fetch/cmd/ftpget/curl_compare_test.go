@@ -137,6 +137,16 @@ func curlCases() []curlCase {
 		{args: []string{"-s", "-o", "/dev/null", "{u}/text.txt"}},
 		{args: []string{"--limit-rate", "200K", "-o", "out", "{u}/big.bin"}, files: []string{"out"}},
 		{args: []string{"--no-such-flag", "{u}/text.txt"}},
+		// -w.
+		{args: []string{"-o", "/dev/null", "-w", "%{response_code} %{size_download} %{exitcode}\n", "{u}/text.txt"}},
+		{args: []string{"-o", "/dev/null", "-w", "%{response_code} %{size_download} %{exitcode}\n", "{u}/nope.txt"}},
+		{args: []string{"-w", "%{http_code}\n", "{u}/nodir/x.txt"}},
+		{args: []string{"-w", "%{response_code}\n", "-u", "ftpurl:wrong", "{u}/text.txt"}},
+		{args: []string{"-w", "%{response_code}\n", "-l", "{u}/a/"}},
+		{args: []string{"-w", "a\tb %% [%{filename_effective}]\n", "-o", "out", "{u}/text.txt"}, files: []string{"out"}},
+		{args: []string{"-w", "%{foo}x\n", "{u}/a/top.txt"}},
+		{args: []string{"-w", "%{response_code} %{size_upload}\n", "-T", "up.txt", "{a}/up.txt"}, local: map[string]string{"up.txt": "uploaded\n"}, server: []string{"up.txt"}},
+		{args: []string{"-w", "%{size_download}\n", "-r", "0-4", "{u}/big.bin"}},
 		// What scripts pass to curl whatever the URL (ignored.go).
 		{args: []string{"-fsSL", "{u}/text.txt"}},
 		{args: []string{"-fsSL", "{u}/nope.txt"}},

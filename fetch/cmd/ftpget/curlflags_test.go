@@ -310,3 +310,17 @@ func TestResumeLargerThanTheServerFile(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestWriteOut: -w's variables after the file (curl(1), "--write-out"):
+// the transfer's reply code, the bytes, the exit status; "\n", "%%";
+// an unknown variable named on standard error and written as nothing;
+// an unended "%{" written as it is.
+func TestWriteOut(t *testing.T) {
+	r := runIn(t, "", "-w", `%{response_code} %{size_download} %{exitcode}\t%%%{nope}|%{size_`, ftpURL("text.txt"))
+	r.want(t, 0, textFile+"226 18 0\t%|%{size_")
+	if !strings.Contains(r.stderr, "unknown --write-out variable: 'nope'") {
+		t.Errorf("stderr %q; want the unknown variable named", r.stderr)
+	}
+	r = runIn(t, "", "-w", `%{response_code} %{exitcode}\n`, ftpURL("nope.txt"))
+	r.want(t, exitNotFound, "550 78\n")
+}

@@ -65,6 +65,7 @@ type options struct {
 	parallel       bool          // -Z
 	maxFilesize    int64         // --max-filesize; 0: none
 	family         string        // -4: "tcp4", -6: "tcp6"; "": either
+	writeOut       string        // -w FORMAT
 }
 
 // A transfer is one URL and where its file goes.
@@ -176,6 +177,7 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 		{short: 'S', long: []string{"show-error"}, on: boolean(&o.showError)},
 		{short: 'v', long: []string{"verbose"}, on: boolean(&o.verbose)},
 		{short: '#', long: []string{"progress-bar"}, on: boolean(&o.progressBar)},
+		{short: 'w', long: []string{"write-out"}, set: func(s string) error { o.writeOut = s; return nil }},
 		{short: 'V', long: []string{"version"}, on: boolean(&p.version)},
 		{short: 'h', long: []string{"help"}, on: boolean(&p.help)},
 	}

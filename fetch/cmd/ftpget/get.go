@@ -20,6 +20,7 @@ const exitQuote = 21
 // status.
 func (g *getter) get() int {
 	o := g.o
+	g.start = time.Now()
 	u, err := ftpurl.Parse(g.t.url)
 	if err != nil {
 		return g.fail(err, false)
@@ -52,7 +53,7 @@ func (g *getter) get() int {
 	if o.absolute {
 		g.opts = append(g.opts, fetch.WithAbsolutePaths())
 	}
-	if o.verbose {
+	if o.verbose || o.writeOut != "" {
 		g.opts = append(g.opts, fetch.WithTrace(g.trace()))
 	}
 	if err := g.setLogin(); err != nil {
@@ -75,7 +76,11 @@ func (g *getter) get() int {
 	if o.mirror.on() {
 		return g.mirror()
 	}
-	return g.retry(g.once)
+	g.exit = g.retry(g.once)
+	if o.writeOut != "" {
+		g.writeOut(o.writeOut)
+	}
+	return g.exit
 }
 
 // once runs the transfer once: the -Q commands before it, the

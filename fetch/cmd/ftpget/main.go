@@ -91,6 +91,9 @@
 //	-v, --verbose          the dialog on standard error, "> " sent and
 //	                       "< " received, the password as xxxxx
 //	-#, --progress-bar     the bar (ftpget's only meter)
+//	-w, --write-out FORMAT after each URL, FORMAT on standard output,
+//	                       with curl's %{response_code}, %{size_download},
+//	                       %{exitcode} and others (writeout.go)
 //	-V, --version          the version and the protocols
 //	-h, --help             every flag
 //
@@ -192,7 +195,9 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/ftpurl/ftpurl"
 	"github.com/ftpurl/ftpurl/fetch"
@@ -434,15 +439,20 @@ type getter struct {
 	name   string // the output file; "": standard output
 	opts   []fetch.Option
 
-	lastErr     error // the last failure, for --retry
-	wroteStdout bool  // bytes went to standard output: no retry
-	got, total  int64 // the bytes written of the file's (-1: unknown), for messages
+	lastErr     error        // the last failure, for --retry
+	lastMsg     string       // the last message printed, for -w's %{errormsg}
+	lastCode    atomic.Int32 // the last reply's code, for -w's %{response_code}
+	exit        int          // the exit status, for -w's %{exitcode}
+	start       time.Time    // for -w's %{time_total}
+	wroteStdout bool         // bytes went to standard output: no retry
+	got, total  int64        // the bytes written of the file's (-1: unknown), for messages
 }
 
 // fail prints err, in words first (describe), and returns its exit
 // status.
 func (g *getter) fail(err error, reading bool) int {
 	g.lastErr = err
-	g.printf("%s", g.describe(err, reading))
+	g.lastMsg = g.describe(err, reading)
+	g.printf("%s", g.lastMsg)
 	return exitCode(err, reading)
 }

@@ -92,6 +92,11 @@ What is shown:
   -v, --verbose           the dialog with the server on standard error
                           (> sent, < received; the password as xxxxx)
   -#, --progress-bar      the progress bar (ftpget's only meter)
+  -w, --write-out FORMAT  after each URL, FORMAT on standard output:
+                          %{response_code} (the transfer's last reply),
+                          %{size_download}, %{size_upload}, %{exitcode},
+                          %{url_effective}, %{filename_effective},
+                          %{time_total}, %{errormsg}; \n, %%
   -V, --version           print the version and the protocols
   -h, --help              print this help
 
