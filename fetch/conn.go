@@ -269,6 +269,7 @@ type control struct {
 	r    *bufio.Reader
 	w    *bufio.Writer
 	feat map[string]string // the FEAT reply (RFC 2389 §3.2); nil before it
+	tr   *tracer           // WithTrace's hooks; nil: none
 }
 
 // newControl reads and writes c: t, or TLS over t.
@@ -289,7 +290,11 @@ func (c *control) send(lines ...string) error {
 		c.w.WriteString(line)
 		c.w.WriteString("\r\n")
 	}
-	return c.w.Flush() // bufio.Writer keeps its first error for Flush
+	if err := c.w.Flush(); err != nil { // bufio.Writer keeps its first error for Flush
+		return err
+	}
+	c.tr.sent(lines)
+	return nil
 }
 
 // cmd sends line and reads its reply, which must be final: a 1xx (RFC
@@ -365,6 +370,7 @@ func (c *control) read() (reply, error) {
 			}
 		}
 	}
+	c.tr.received(raw)
 	rep := reply{code: code, text: replyText(raw, multi)}
 	if code == 421 {
 		// RFC 959 §4.2: "Service not available, closing control

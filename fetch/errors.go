@@ -41,7 +41,8 @@ type Error struct {
 	// of a temporary file is never an Op: its outcome is part of the
 	// message. The calls of the tree up: "mkd" (Mkdir), "dele" and "rmd"
 	// (Remove), "rename" (Rename), "modtime" (SetModTime and
-	// WithSetModTime: MFMT, SITE UTIME or MDTM, or none taken).
+	// WithSetModTime: MFMT, SITE UTIME or MDTM, or none taken), "quote"
+	// (Client.Quote's command).
 	Op string
 
 	// Fallback reports whether the step belongs to the plan's Fallback,
@@ -54,8 +55,10 @@ type Error struct {
 	URL string
 
 	// Command is the FTP command that failed ("CWD pub", "RETR a.txt");
-	// for a refused login "USER alice", whether USER or PASS was
-	// refused; "" for dial and a login refused before connecting.
+	// for a refused login "USER alice", or "PASS xxxxx" when the server
+	// refused the password (never the password itself; an anonymous
+	// login's, no secret, as sent); "" for dial and a login refused
+	// before connecting.
 	Command string
 
 	// Code and Msg are the server's reply (RFC 959 §4.2), Code 0 when
@@ -325,6 +328,14 @@ func contextErr(ctx context.Context) error {
 		return context.DeadlineExceeded
 	}
 	return nil
+}
+
+// mask replaces the session's secrets in text with "xxxxx".
+func (x *exchange) mask(text string) string {
+	for _, sec := range x.secrets {
+		text = strings.ReplaceAll(text, sec, "xxxxx")
+	}
+	return text
 }
 
 // clean replaces the session's secrets in a server's text with

@@ -150,7 +150,7 @@ func ExampleError_Error() {
 	_, err := fetch.Open(context.Background(), "ftp://"+testUser+":wrong@"+addr+"/text.txt")
 	fmt.Println(strings.Replace(err.Error(), addr, "HOST", 1))
 	// Output:
-	// fetch ftp://ftpurl:xxxxx@HOST/text.txt: login (USER ftpurl): 530 Authentication error: login refused
+	// fetch ftp://ftpurl:xxxxx@HOST/text.txt: login (PASS xxxxx): 530 Authentication error: login refused
 }
 
 // Err is often the server's reply, a *textproto.Error, which errors.As

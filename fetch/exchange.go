@@ -221,13 +221,17 @@ func (x *exchange) dial() error {
 // login sends USER, and PASS where the server asks for it (RFC 959
 // §4.1.1, §5.4: 230 after either, 331 for a password; a 332 asks for
 // ACCT, which a URL cannot give). A refusal is an *Error of Op "login"
-// whose Command is "USER name" whichever of the two was refused, so
-// that no error quotes the password.
+// whose Command is "USER name", or "PASS xxxxx" when the server refused
+// the password: no error quotes a password (an anonymous login's is no
+// secret, and is quoted as sent).
 func (x *exchange) login() error {
 	user := "USER " + x.req.user
 	_, e := x.cmd("login", 2, user)
 	if e != nil && e.Code == 331 && e.declined() {
-		_, e = x.cmd("login", 2, "PASS "+x.req.password)
+		if _, e = x.cmd("login", 2, "PASS "+x.req.password); e != nil {
+			e.Command = "PASS " + x.mask(x.req.password)
+			return e
+		}
 	}
 	if e != nil {
 		e.Command = user
@@ -292,6 +296,7 @@ func reusable(err error) bool {
 // reads and writes, and the context's end closes it.
 func (x *exchange) bind(s *session) {
 	x.s = s
+	s.setTracer(x.newTracer())
 	s.dl.set(x.c.stall(), contextDeadline(x.ctx))
 	x.stop = context.AfterFunc(x.ctx, s.abort)
 }
@@ -306,6 +311,7 @@ func (x *exchange) unbind() bool {
 	}
 	if x.s != nil {
 		x.s.dl.set(0, time.Time{})
+		x.s.setTracer(nil)
 	}
 	return ok
 }

@@ -25,6 +25,7 @@ type config struct {
 	tempName    bool // Put: STOR to a temporary name, then RNFR/RNTO
 	setModTime  time.Time
 	hasModTime  bool // Put: set the time (WithSetModTime)
+	trace       *Trace
 }
 
 // WithGrammar parses the URL with g instead of [ftpurl.Lenient]. For a g

@@ -221,6 +221,22 @@ func (r *Response) Close() error {
 	return nil
 }
 
+// Abort ends the file's transfer before its end and keeps the session
+// for the Client's next call, as curl ends a range (-r) after its last
+// byte: it closes the data connection, sends ABOR (RFC 959 §4.1.3) and
+// reads to its 225 or 226, then NOOP to its 200, every reply between
+// being the transfer's; where the server answers otherwise (more than
+// eight replies, a connection that ends), the session is closed
+// instead, as Close does. After Abort, Read returns an error and Close
+// does nothing. For a file read to its end, a listing, or a closed
+// Response it does nothing more than Close.
+func (r *Response) Abort() {
+	if r == nil {
+		return
+	}
+	r.cut()
+}
+
 // cut ends the file's transfer before its end and gives the session
 // back in step (transfer.cut), or closes it where that fails: Close
 // for a reader that moves (FS's Seek and ReadAt), which would otherwise

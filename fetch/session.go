@@ -53,6 +53,7 @@ type session struct {
 	renamed   int             // the uploads renamed into place (WithTempName) on this connection
 	sizeLate  bool            // the server answered a SIZE sent with an early upload's end before the file was whole: SIZE waits for the transfer's end
 	mlstAsked bool            // OPTS MLST went out (askFacts)
+	tr        *tracer         // the tracer of the exchange that holds it
 
 	loggedIn bool // counted in its hostPool's logins (c.mu)
 
@@ -123,6 +124,7 @@ func (s *session) connect(ctx context.Context, u *ftpurl.URL, dialTimeout time.D
 		s.dataHost = a.IP.String()
 	}
 	s.ctl = newControl(conn, t)
+	s.ctl.tr = s.tr
 	return nil
 }
 
@@ -154,6 +156,7 @@ func (s *session) startTLS(ctx context.Context) error {
 		return err
 	}
 	s.ctl = newControl(tc, t)
+	s.ctl.tr = s.tr
 	return nil
 }
 

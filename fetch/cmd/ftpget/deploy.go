@@ -50,16 +50,15 @@ import (
 
 // A deploy is one run of -T DIR --mirror URL.
 type deploy struct {
-	g      *getter
-	ctx    context.Context
-	root   *os.Root    // DIR
-	dir    string      // DIR, as given
-	base   *ftpurl.URL // the server's directory: its Dirs, no Name
-	all    bool        // --mirror-all: send every file
-	dryRun bool
-	opts   []fetch.Option
-	jobs   chan upJob
-	bar    *deployProgress
+	treeRun // g, bar, mu, failed, code; count, failure, printLocked
+	ctx     context.Context
+	root    *os.Root    // DIR
+	dir     string      // DIR, as given
+	base    *ftpurl.URL // the server's directory: its Dirs, no Name
+	all     bool        // --mirror-all: send every file
+	dryRun  bool
+	opts    []fetch.Option
+	jobs    chan upJob
 
 	// Of the walk (one goroutine): each listed directory's entries, by
 	// slash path from the root; the directories the server lacks; the
@@ -69,7 +68,6 @@ type deploy struct {
 	local   map[string]bool
 	whole   bool
 
-	mu       sync.Mutex
 	sent     int
 	bytes    int64
 	upToDate int
@@ -77,8 +75,6 @@ type deploy struct {
 	deleted  int
 	links    int
 	others   int
-	failed   int
-	code     int
 
 	noOverwrite atomic.Bool // the server refused RNTO onto a file
 
@@ -134,11 +130,11 @@ func (g *getter) deploy() int {
 	}
 	base.Name, base.Type = "", 0
 	g.client.MaxConnsPerHost = mf.parallel + 1
-	d := &deploy{g: g, ctx: context.Background(), root: root, dir: dir, base: &base, all: mf.all, dryRun: mf.dryRun,
+	d := &deploy{treeRun: treeRun{g: g}, ctx: context.Background(), root: root, dir: dir, base: &base, all: mf.all, dryRun: mf.dryRun,
 		jobs: make(chan upJob, 256), listed: map[string]map[string]fetch.Entry{}, missing: map[string]bool{},
 		local: map[string]bool{}, whole: true, slots: make(chan struct{}, mf.parallel)}
 	if isTerminal(g.stderr) {
-		d.bar = newDeployProgress(g.stderr)
+		d.bar = newTreeProgress(g.stderr, "sent")
 	}
 	var workers sync.WaitGroup
 	for range mf.parallel {
@@ -506,40 +502,6 @@ func (d *deploy) deleteExtra(maxDelete int) {
 	}
 }
 
-// count adds one to n and, when format is not "", prints it.
-func (d *deploy) count(n *int, format string, args ...any) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	*n++
-	if format != "" {
-		d.printLocked(fmt.Sprintf(format, args...))
-	}
-}
-
-// failure counts a failure, keeps the first one's exit status, and
-// prints err, after what when it is not "".
-func (d *deploy) failure(err error, code int, what string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.failed++
-	if d.code == exitOK {
-		d.code = code
-	}
-	if what != "" {
-		d.printLocked(what + ": " + err.Error())
-		return
-	}
-	d.printLocked(err.Error())
-}
-
-// printLocked prints one message under the progress line; d.mu is held.
-func (d *deploy) printLocked(msg string) {
-	if d.bar != nil {
-		d.bar.clear()
-	}
-	d.g.printf("%s", msg)
-}
-
 // summary prints the one line that ends every deploy.
 func (d *deploy) summary(deleting bool) {
 	var b strings.Builder
@@ -565,54 +527,4 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	return n, err
-}
-
-// A deployProgress is the deploy's progress line on a terminal: files
-// and bytes sent of those found to send so far.
-type deployProgress struct {
-	w          io.Writer
-	start      time.Time
-	foundFiles atomic.Int64
-	foundBytes atomic.Int64
-	doneFiles  atomic.Int64
-	doneBytes  atomic.Int64
-
-	mu    sync.Mutex
-	drawn bool
-	done  chan struct{}
-	wg    sync.WaitGroup
-}
-
-func newDeployProgress(w io.Writer) *deployProgress {
-	p := &deployProgress{w: w, start: time.Now(), done: make(chan struct{})}
-	p.wg.Go(func() { redraw(p.done, p.draw) })
-	return p
-}
-
-// found counts a file to send.
-func (p *deployProgress) found(size int64) {
-	p.foundFiles.Add(1)
-	p.foundBytes.Add(size)
-}
-
-func (p *deployProgress) draw() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "\r\033[K%d of %d files, %s of %s sent", p.doneFiles.Load(), p.foundFiles.Load(), humanBytes(p.doneBytes.Load()), humanBytes(p.foundBytes.Load()))
-	p.drawn = true
-}
-
-func (p *deployProgress) clear() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		io.WriteString(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
-func (p *deployProgress) stop() {
-	close(p.done)
-	p.wg.Wait()
-	p.clear()
 }

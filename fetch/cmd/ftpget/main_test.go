@@ -325,7 +325,7 @@ func TestExitCodes(t *testing.T) {
 		msg  string // in stderr
 	}{
 		{"NotFound", []string{ftpURL("nothing.txt")}, 78, "550"},
-		{"DirectoryNotFound", []string{ftpURL("nothing/x.txt")}, 78, "550"},
+		{"DirectoryNotFound", []string{ftpURL("nothing/x.txt")}, 9, "a directory of the URL does not exist (CWD nothing: 550"}, // curl 7.88: 9
 		// A file used as a directory is no missing name: curl's 9
 		// (CURLE_REMOTE_ACCESS_DENIED, a CWD refused), not 78.
 		{"FileUsedAsADirectory", []string{ftpURL("text.txt/")}, 9, "is a file, not a directory"},

@@ -26,7 +26,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -36,7 +35,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode"
@@ -67,35 +65,35 @@ type mirrorFlags struct {
 	up        bool   // -T DIR --mirror URL: the tree up (deploy.go)
 }
 
-func (m *mirrorFlags) add(set *flag.FlagSet) {
-	set.StringVar(&m.dir, "mirror", "", "")
-	set.BoolVar(&m.recursive, "r", false, "")
-	set.BoolVar(&m.recursive, "recursive", false, "")
-	parallel := func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return fmt.Errorf("-P takes a number of sessions, not %q", s)
-		}
-		m.parallel, m.pSet = n, true
-		return nil
-	}
-	set.Func("P", "", parallel)
-	set.Func("parallel", "", parallel)
-	set.Func("parallel-max", "", parallel)
-	set.BoolVar(&m.newer, "N", false, "")
-	set.BoolVar(&m.newer, "newer", false, "")
-	set.BoolVar(&m.all, "mirror-all", false, "")
-	set.BoolVar(&m.delete, "delete", false, "")
+// specs are the mirror's flags, all long ones: -r, -P and -N are
+// curl's (a range, active mode, no buffering).
+func (m *mirrorFlags) specs() []flagSpec {
+	boolean := func(v *bool) func(bool) error { return func(on bool) error { *v = on; return nil } }
 	m.maxDelete = -1
-	set.Func("max-delete", "", func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return fmt.Errorf("--max-delete takes a number of files and directories, not %q", s)
-		}
-		m.maxDelete = n
-		return nil
-	})
-	set.BoolVar(&m.dryRun, "dry-run", false, "")
+	return []flagSpec{
+		{long: []string{"mirror"}, set: func(s string) error { m.dir = s; return nil }},
+		{long: []string{"recursive"}, on: boolean(&m.recursive)},
+		{long: []string{"parallel-max"}, set: func(s string) error {
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return fmt.Errorf("takes a number of transfers at once, not %q", s)
+			}
+			m.parallel, m.pSet = n, true
+			return nil
+		}},
+		{long: []string{"newer"}, on: boolean(&m.newer)},
+		{long: []string{"mirror-all"}, on: boolean(&m.all)},
+		{long: []string{"delete"}, on: boolean(&m.delete)},
+		{long: []string{"max-delete"}, set: func(s string) error {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 {
+				return fmt.Errorf("takes a number of files and directories, not %q", s)
+			}
+			m.maxDelete = n
+			return nil
+		}},
+		{long: []string{"dry-run"}, on: boolean(&m.dryRun)},
+	}
 }
 
 // on reports whether the flags ask for a mirror.
@@ -105,26 +103,31 @@ func (m *mirrorFlags) on() bool { return m.dir != "" || m.recursive || m.up }
 // it returns a usage message, or "".
 func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume string) string {
 	if !m.on() {
-		if m.pSet || m.newer || m.all || m.delete || m.maxDelete >= 0 || m.dryRun {
-			return "-P, -N, --mirror-all, --delete, --max-delete and --dry-run go with --mirror or -r"
+		if m.newer || m.all || m.delete || m.maxDelete >= 0 || m.dryRun {
+			return "--newer, --mirror-all, --delete, --max-delete and --dry-run go with --mirror or --recursive"
+		}
+		if m.pSet && (m.parallel < 1 || m.parallel > 300) {
+			return fmt.Sprintf("--parallel-max takes 1 to 300 transfers at once (curl's range), not %d", m.parallel)
 		}
 		return ""
 	}
 	switch {
 	case len(urls) != 1:
-		return fmt.Sprintf("--mirror and -r take one URL, not %d", len(urls))
+		return fmt.Sprintf("--mirror and --recursive take one URL, not %d", len(urls))
 	case outputs > 0 || o.remoteNameAll:
-		return "--mirror and -r write the tree's own names: no -o or -O"
+		return "--mirror and --recursive write the tree's own names: no -o or -O"
 	case o.head:
-		return "-I does not go with --mirror or -r"
+		return "-I does not go with --mirror or --recursive"
+	case o.byteRange != nil || o.listOnly || o.remoteTime || len(o.quoteBefore)+len(o.quoteAfter) > 0:
+		return "-r (a byte range, as curl's), -l, -R and -Q go with one file, not a mirror; --recursive mirrors into the URL's name"
 	case m.pSet && (m.parallel < 1 || m.parallel > 64):
-		return fmt.Sprintf("-P takes 1 to 64 files at once, not %d", m.parallel)
+		return fmt.Sprintf("with a mirror, --parallel-max takes 1 to 64 files at once, not %d", m.parallel)
 	case o.resumeSet && resume != "-":
-		return "with --mirror or -r, -C takes only - (resume the partial files)"
+		return "with --mirror or --recursive, -C takes only - (resume the partial files)"
 	case m.maxDelete >= 0 && !m.delete:
 		return "--max-delete caps --delete: give both"
 	case m.all && m.newer:
-		return "--mirror-all fetches every file; -N only the changed ones (the default)"
+		return "--mirror-all fetches every file; --newer only the changed ones (the default)"
 	}
 	if !m.pSet {
 		m.parallel = defaultParallel
@@ -137,7 +140,7 @@ func (m *mirrorFlags) check(o *options, urls []string, outputs int, resume strin
 
 // A mirror is one run of --mirror.
 type mirror struct {
-	g        *getter
+	treeRun  // g, bar, mu, failed, code; count, failure, printLocked
 	ctx      context.Context
 	root     *os.Root    // DIR, once the root's listing worked; nil before, and in a dry run where DIR is not
 	opened   bool        // open ran
@@ -146,7 +149,6 @@ type mirror struct {
 	newer    bool        // only what changed: the default; not --mirror-all
 	resume   bool        // -C -
 	dryRun   bool        // --dry-run: print, write nothing
-	bar      *mirrorProgress
 	jobs     chan fileJob
 	walkOpts []fetch.Option // the options that the walk logged in with
 
@@ -158,7 +160,6 @@ type mirror struct {
 	dirTimes []dirTime
 	deleted  int
 
-	mu       sync.Mutex
 	files    int   // files fetched
 	bytes    int64 // bytes fetched
 	upToDate int   // -N: files left as they were
@@ -167,8 +168,6 @@ type mirror struct {
 	links    int   // symbolic links, not copied
 	others   int   // FIFOs, devices, sockets, unknown types, not copied
 	unsafe   int   // unsafe names, skipped
-	failed   int
-	code     int // the exit status of the first failure
 }
 
 // A dirTime is a directory's time on the server, set on the local copy
@@ -207,7 +206,7 @@ func (g *getter) mirror() int {
 	// open yet. DIR is made (opened) only once the root's listing
 	// worked: a URL that names a file or nothing leaves nothing.
 	g.client.MaxConnsPerHost = mf.parallel + 1
-	m := &mirror{g: g, ctx: context.Background(), dir: dir, base: &base,
+	m := &mirror{treeRun: treeRun{g: g}, ctx: context.Background(), dir: dir, base: &base,
 		newer: !mf.all, resume: g.o.resume == resumeFromEnd, dryRun: mf.dryRun, jobs: make(chan fileJob, 256),
 		seen: map[string]bool{}, whole: true}
 	defer func() {
@@ -216,7 +215,7 @@ func (g *getter) mirror() int {
 		}
 	}()
 	if isTerminal(g.stderr) {
-		m.bar = newMirrorProgress(g.stderr)
+		m.bar = newTreeProgress(g.stderr, "fetched")
 	}
 	var workers sync.WaitGroup
 	for range mf.parallel {
@@ -433,6 +432,9 @@ func (m *mirror) visit(p string, e fetch.Entry, err error) error {
 		m.count(&m.dirs, "")
 		return nil
 	case t == 0:
+		if m.bar != nil {
+			m.bar.found(e.Size)
+		}
 		m.jobs <- fileJob{path: p, entry: e, opts: m.walkOpts}
 		return nil
 	default:
@@ -537,6 +539,9 @@ func (m *mirror) fetchFile(j fileJob) {
 			}
 			if !mtime.IsZero() && fi.Size() == size && sameTime(fi.ModTime(), mtime) {
 				m.count(&m.upToDate, "")
+				if m.bar != nil {
+					m.bar.skipped(size)
+				}
 				return
 			}
 		}
@@ -664,7 +669,7 @@ func (m *mirror) finish(p, part, local string, mtime time.Time, empty bool) {
 	}
 	m.count(&m.files, "")
 	if m.bar != nil {
-		m.bar.files.Add(1)
+		m.bar.doneFiles.Add(1)
 	}
 }
 
@@ -682,41 +687,6 @@ func (m *mirror) fileURL(p string) string {
 // one), and some file systems keep less.
 func sameTime(local, remote time.Time) bool {
 	return local.Truncate(time.Second).Equal(remote.Truncate(time.Second))
-}
-
-// count adds one to n and, when msg is not "", prints it.
-func (m *mirror) count(n *int, format string, args ...any) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	*n++
-	if format != "" {
-		m.printLocked(fmt.Sprintf(format, args...))
-	}
-}
-
-// failure counts a failure, keeps the first one's exit status, and
-// prints err, after what when it is not "".
-func (m *mirror) failure(err error, code int, what string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.failed++
-	if m.code == exitOK {
-		m.code = code
-	}
-	if what != "" {
-		m.printLocked(what + ": " + err.Error())
-		return
-	}
-	m.printLocked(err.Error())
-}
-
-// printLocked prints one message, on its own line under the progress
-// line; m.mu is held.
-func (m *mirror) printLocked(msg string) {
-	if m.bar != nil {
-		m.bar.clear()
-	}
-	m.g.printf("%s", msg)
 }
 
 // summary prints the one line that ends every mirror.
@@ -754,65 +724,19 @@ func quoteName(s string) string {
 // line; it keeps the first write error, to tell it from the transfer's.
 type mirrorWriter struct {
 	f   *os.File
-	bar *mirrorProgress // nil: none
+	bar *treeProgress // nil: none
 	err error
 }
 
 func (w *mirrorWriter) Write(b []byte) (int, error) {
 	n, err := w.f.Write(b)
 	if w.bar != nil {
-		w.bar.bytes.Add(int64(n))
+		w.bar.doneBytes.Add(int64(n))
 	}
 	if err != nil && w.err == nil {
 		w.err = err
 	}
 	return n, err
-}
-
-// A mirrorProgress is the mirror's progress line on a terminal: the
-// files fetched and the bytes written, drawn again every redrawEvery.
-type mirrorProgress struct {
-	w     io.Writer
-	start time.Time
-	files atomic.Int64
-	bytes atomic.Int64
-
-	mu    sync.Mutex
-	drawn bool
-	done  chan struct{}
-	wg    sync.WaitGroup
-}
-
-func newMirrorProgress(w io.Writer) *mirrorProgress {
-	p := &mirrorProgress{w: w, start: time.Now(), done: make(chan struct{})}
-	p.wg.Go(func() { redraw(p.done, p.draw) })
-	return p
-}
-
-// draw draws the line again.
-func (p *mirrorProgress) draw() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s := time.Since(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r\033[K%d files, %s, %.0f files/s", p.files.Load(), humanBytes(p.bytes.Load()), float64(p.files.Load())/max(s, 0.001))
-	p.drawn = true
-}
-
-// clear erases the line, for a message to take its place.
-func (p *mirrorProgress) clear() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		io.WriteString(p.w, "\r\033[K")
-		p.drawn = false
-	}
-}
-
-// stop stops the redraws and erases the line.
-func (p *mirrorProgress) stop() {
-	close(p.done)
-	p.wg.Wait()
-	p.clear()
 }
 
 // humanBytes writes n in B, KiB, MiB or GiB.

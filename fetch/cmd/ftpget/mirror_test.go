@@ -266,7 +266,7 @@ func TestMirrorCopiesFilesAndDirectoriesOnly(t *testing.T) {
 	for _, target := range mirrorTargets(t, tree) {
 		t.Run(target.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			args := append([]string{"--mirror", out, target.url, "-P", "3"}, target.args...)
+			args := append([]string{"--mirror", out, target.url, "--parallel-max", "3"}, target.args...)
 			r := runIn(t, "", args...)
 			wantCode, wantFailed := 0, int64(0)
 			if target.lossy {
@@ -335,7 +335,7 @@ func TestMirrorCopiesFilesAndDirectoriesOnly(t *testing.T) {
 			}
 
 			// -N: nothing changed, nothing transferred.
-			args = append([]string{"-N", "--mirror", out, target.url}, target.args...)
+			args = append([]string{"--newer", "--mirror", out, target.url}, target.args...)
 			r2 := runIn(t, "", args...)
 			s2 := summary(t, r2.stderr)
 			// ftpserverlib's MLSD gives link-file the link's own size
@@ -507,7 +507,7 @@ func TestMirrorInterruptedAndRerunFinishes(t *testing.T) {
 	buildMirrorTree(t, tree, files, size)
 	slow := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, true) + "/big/"
 	out := filepath.Join(t.TempDir(), "out")
-	cmd := ftpgetCommand("--mirror", out, "-P", "2", slow)
+	cmd := ftpgetCommand("--mirror", out, "--parallel-max", "2", slow)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -532,7 +532,7 @@ func TestMirrorInterruptedAndRerunFinishes(t *testing.T) {
 		}
 	}
 	fast := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, false) + "/big/"
-	r := runIn(t, "", "--mirror", out, "-C", "-", "-N", fast)
+	r := runIn(t, "", "--mirror", out, "-C", "-", "--newer", fast)
 	s := summary(t, r.stderr)
 	if r.code != 0 || s[1] >= files*size {
 		t.Errorf("rerun: exit %d, summary %v: want 0 and fewer than %d bytes (stderr %q)", r.code, s, files*size, r.stderr)
@@ -567,8 +567,8 @@ func TestMirrorExitStatus(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 23, one failure on one line, the summary", r.code, r.stderr)
 	}
 	r = runIn(t, "", "--mirror", out, url+"missing/")
-	if s := summary(t, r.stderr); r.code != exitNotFound || s[8] != 1 {
-		t.Errorf("missing: exit %d, stderr %q; want 78", r.code, r.stderr)
+	if s := summary(t, r.stderr); r.code != exitCWD || s[8] != 1 {
+		t.Errorf("missing: exit %d, stderr %q; want 9, curl's for a directory it cannot enter", r.code, r.stderr)
 	}
 	// A URL that names a file: Walk gives the file as its root (issue
 	// 36), and the mirror says there is no tree, with curl's 9 for a
@@ -579,34 +579,39 @@ func TestMirrorExitStatus(t *testing.T) {
 	}
 }
 
-// TestMirrorFlags: -r mirrors into the URL's last segment, here (as
-// lftp mirror does); the mirror flags' usage errors are exit 2.
+// TestMirrorFlags: --recursive mirrors into the URL's last segment,
+// here (as lftp mirror does); the mirror flags' usage errors are exit
+// 2, and -r, -P, -N are curl's letters (DESIGN, "The command, as
+// familiar as curl"), not the mirror's.
 func TestMirrorFlags(t *testing.T) {
 	tree := t.TempDir()
 	buildMirrorTree(t, tree, 0, 0)
 	url := "ftp://" + serveTree(t, tree, nil, ftpserver.ClearOrEncrypted, false) + "/"
 	t.Chdir(t.TempDir())
-	runIn(t, "", "-r", url+"sub").want(t, 0, "")
+	runIn(t, "", "--recursive", url+"sub").want(t, 0, "")
 	if got := readFile(t, "sub/deep.txt"); got != "deep" {
 		t.Errorf("-r: sub/deep.txt holds %q", got)
 	}
 	for _, args := range [][]string{
+		{"--parallel-max", "0", url},
+		{"--newer", url},
+		{"-r", url + "sub"},
+		{"-r", "0-9", "--recursive", url},
 		{"-P", "2", url},
-		{"-N", url},
 		{"--mirror", "d", url, url},
 		{"--mirror", "d", "-o", "x", url},
 		{"--mirror", "d", "-O", url},
 		{"--mirror", "d", "-I", url},
 		{"--mirror", "d", "-C", "5", url},
-		{"--mirror", "d", "-P", "0", url},
-		{"-r", "-P", "65", url},
+		{"--mirror", "d", "--parallel-max", "0", url},
+		{"--recursive", "--parallel-max", "65", url},
 		{"--delete", url},
 		{"--dry-run", url},
 		{"--mirror-all", url},
 		{"--mirror", "d", "--max-delete", "3", url},
 		{"--mirror", "d", "--delete", "--max-delete", "-1", url},
-		{"--mirror", "d", "--mirror-all", "-N", url},
-		{"-T", ".", "-r", url},
+		{"--mirror", "d", "--mirror-all", "--newer", url},
+		{"-T", ".", "--recursive", url},
 		{"-T", ".", "--mirror", "d", url},
 		{"-T", ".", "--mirror", url, "-C", "-"},
 		{"-T", ".", "--mirror", url, "--ftp-create-dirs"},
@@ -621,7 +626,8 @@ func TestMirrorFlags(t *testing.T) {
 }
 
 // TestMirrorProgressOnTerminal: on a terminal, the progress shows the
-// files and bytes fetched, and is erased before the summary line.
+// files and bytes fetched of those listed so far (issue 33: "totals
+// for the mirror"), and is erased before the summary line.
 func TestMirrorProgressOnTerminal(t *testing.T) {
 	tree := t.TempDir()
 	buildMirrorTree(t, tree, 2, 256<<10)
@@ -636,7 +642,7 @@ func TestMirrorProgressOnTerminal(t *testing.T) {
 	code := run([]string{"--mirror", filepath.Join(t.TempDir(), "out"), url}, strings.NewReader(""), io.Discard, tty, nil)
 	tty.Close()
 	text := <-got
-	if code != 0 || !regexp.MustCompile(`\r\x1b\[K\d+ files, [\d.]+ [KM]?i?B, \d+ files/s`).MatchString(text) || !strings.Contains(text, "\r\x1b[Kftpget: mirror of") {
+	if code != 0 || !regexp.MustCompile(`\r\x1b\[K\d+ of [12] files, [\d.]+ [KM]?i?B of [\d.]+ [KM]?i?B fetched`).MatchString(text) || !strings.Contains(text, " of 2 files, ") || !strings.Contains(text, " of 512.0 KiB fetched") || !strings.Contains(text, "\r\x1b[Kftpget: mirror of") {
 		t.Errorf("exit %d, terminal %q", code, text)
 	}
 }
@@ -674,7 +680,7 @@ func TestMirrorIncrementalDeleteDryRun(t *testing.T) {
 		t.Errorf("--dry-run: exit %d, %v; want 0 and no DIR (stderr %q)", r.code, err, r.stderr)
 	}
 	// Nothing made for a URL that names nothing.
-	if r := runIn(t, "", "--mirror", out, url+"missing/"); r.code != exitNotFound {
+	if r := runIn(t, "", "--mirror", out, url+"missing/"); r.code != exitCWD {
 		t.Errorf("a missing URL: exit %d", r.code)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {

@@ -60,6 +60,14 @@ func (g *getter) openOutput(appending bool) (io.Writer, int) {
 		}
 		return g.stdout, exitOK
 	}
+	if g.o.createDirs {
+		// --create-dirs: the missing directories of -o FILE, as curl
+		// makes them (mode 0750).
+		if err := os.MkdirAll(filepath.Dir(name), 0o750); err != nil {
+			g.printf("--create-dirs: %v", err)
+			return nil, exitWrite
+		}
+	}
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if appending {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND

@@ -26,7 +26,7 @@ type progress struct {
 // and the file does not go to that terminal too; nil otherwise. size
 // is the whole file's (-1: unknown), offset where the output starts.
 func (g *getter) progressBar(w io.Writer, size, offset int64) *progress {
-	if !isTerminal(g.stderr) || w == g.stdout && isTerminal(g.stdout) {
+	if g.o.silent || g.o.noMeter || g.o.parallel || !isTerminal(g.stderr) || w == g.stdout && isTerminal(g.stdout) {
 		return nil
 	}
 	if _, ok := w.(*terminalGuard); ok {
@@ -111,10 +111,14 @@ type countingWriter struct {
 	w   io.Writer
 	bar *progress // nil: none
 	err error
+	n   *int64 // the bytes written so far; nil: not counted
 }
 
 func (c *countingWriter) Write(b []byte) (int, error) {
 	n, err := c.w.Write(b)
+	if c.n != nil {
+		*c.n += int64(n)
+	}
 	if c.bar != nil {
 		c.bar.Written(n)
 	}

@@ -128,7 +128,7 @@ func newProxyDialer(raw, from string) (func(ctx context.Context, network, addr s
 	switch scheme {
 	case "socks5", "socks5h":
 	case "http", "https":
-		return nil, &proxySetupError{fmt.Sprintf("%s %s: an %s proxy is not supported: ftpget takes socks5:// or socks5h:// proxies (give --proxy '' to use none)", from, u.Redacted(), scheme)}
+		return nil, &proxySetupError{fmt.Sprintf("%s %s: %v (give --proxy '' to use none)", from, u.Redacted(), notYet("-x http://"))}
 	default:
 		return nil, &proxySetupError{fmt.Sprintf("%s %s: the proxy scheme %q is not supported: ftpget takes socks5:// or socks5h:// proxies", from, u.Redacted(), u.Scheme)}
 	}

@@ -232,11 +232,11 @@ func TestUnsupportedProxyIsRefused(t *testing.T) {
 		env  string
 		msg  string
 	}{
-		{[]string{"--proxy", "http://127.0.0.1:3128"}, "", "--proxy http://127.0.0.1:3128: an http proxy is not supported"},
-		{[]string{"--proxy", "https://u:secret@127.0.0.1:3128"}, "", "--proxy https://u:xxxxx@127.0.0.1:3128: an https proxy"},
+		{[]string{"--proxy", "http://127.0.0.1:3128"}, "", "--proxy http://127.0.0.1:3128: -x http:// (an HTTP proxy; ftpget takes socks5:// and socks5h:// proxies) is not supported by this ftpget yet"},
+		{[]string{"--proxy", "https://u:secret@127.0.0.1:3128"}, "", "--proxy https://u:xxxxx@127.0.0.1:3128: -x http://"},
 		{[]string{"--proxy", "127.0.0.1:3128"}, "", "not a proxy URL"},
 		{[]string{"--proxy", "socks4://127.0.0.1:1080"}, "", `the proxy scheme "socks4" is not supported`},
-		{nil, "http://127.0.0.1:3128", "ftp_proxy http://127.0.0.1:3128: an http proxy"},
+		{nil, "http://127.0.0.1:3128", "ftp_proxy http://127.0.0.1:3128: -x http://"},
 	} {
 		t.Setenv("ftp_proxy", c.env)
 		r := runIn(t, "", append(c.args, ftpURL("text.txt"))...)

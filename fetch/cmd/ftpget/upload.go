@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"io"
 	"io/fs"
 	"net/url"
@@ -25,14 +24,16 @@ const (
 
 // uploadOptions are the flags of an upload.
 type uploadOptions struct {
-	upload     string // -T FILE ("-": standard input)
-	createDirs bool   // --ftp-create-dirs
+	upload        string // -T FILE ("-": standard input)
+	ftpCreateDirs bool   // --ftp-create-dirs
 }
 
-// uploadFlags registers -T and --ftp-create-dirs on set.
-func uploadFlags(set *flag.FlagSet, o *uploadOptions) {
-	set.StringVar(&o.upload, "T", "", "")
-	set.BoolVar(&o.createDirs, "ftp-create-dirs", false, "")
+// specs are -T (--upload-file) and --ftp-create-dirs.
+func (o *uploadOptions) specs() []flagSpec {
+	return []flagSpec{
+		{short: 'T', long: []string{"upload-file"}, set: func(s string) error { o.upload = s; return nil }},
+		{long: []string{"ftp-create-dirs"}, on: func(on bool) error { o.ftpCreateDirs = on; return nil }},
+	}
 }
 
 // uploadURL is the URL an upload goes to: rawURL, or, when it ends in
@@ -74,7 +75,7 @@ func (g *getter) upload() int {
 		in = f
 	}
 	opts := []fetch.Option{}
-	if o.createDirs {
+	if o.ftpCreateDirs {
 		opts = append(opts, fetch.WithCreateDirs())
 	}
 	offset := o.resume
@@ -106,15 +107,44 @@ func (g *getter) upload() int {
 		}
 		opts = append(opts, fetch.WithOffset(offset))
 	}
+	// The bar counts what Put has read of the file, from the offset
+	// (issue 33: "no progress at all during -T").
+	bar := g.progressBar(nil, size, offset)
+	up := &uploadReader{r: limitRate(in, o.limitRate), bar: bar, n: &g.got}
+	g.total = -1
+	if size >= 0 {
+		g.total = size - offset
+	}
 	err := g.login(func(lo []fetch.Option) error {
-		_, err := g.client.Put(context.Background(), target, in, append(lo[:len(lo):len(lo)], opts...)...)
+		_, err := g.client.Put(context.Background(), target, up, append(lo[:len(lo):len(lo)], opts...)...)
 		return err
 	})
+	if bar != nil {
+		bar.End(err == nil)
+	}
 	if err == nil {
 		return exitOK
 	}
-	g.printf("%v", err)
+	g.lastErr = err
+	g.printf("%s", g.describe(err, false))
 	return uploadExit(err)
+}
+
+// An uploadReader reads what -T sends, counting it for the bar and for
+// messages.
+type uploadReader struct {
+	r   io.Reader
+	bar *progress // nil: none
+	n   *int64
+}
+
+func (u *uploadReader) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	*u.n += int64(n)
+	if u.bar != nil {
+		u.bar.Written(n)
+	}
+	return n, err
 }
 
 // uploadExit is curl's exit status for a failed upload: 26 when the

@@ -91,8 +91,8 @@ func TestUploadFile(t *testing.T) {
 func TestUploadCreateDirs(t *testing.T) {
 	root, base := writableServer(t)
 	src := localFile(t, "f.txt", []byte("x\n"))
-	if r := runIn(t, "", "-T", src, base+"d1/d2/"); r.code != exitNotFound {
-		t.Fatalf("without --ftp-create-dirs: exit %d (%s), want %d", r.code, r.stderr, exitNotFound)
+	if r := runIn(t, "", "-T", src, base+"d1/d2/"); r.code != exitCWD {
+		t.Fatalf("without --ftp-create-dirs: exit %d (%s), want %d (curl 7.88's for a missing directory)", r.code, r.stderr, exitCWD)
 	}
 	runIn(t, "", "--ftp-create-dirs", "-T", src, base+"d1/d2/").want(t, exitOK, "")
 	if got := readBack(t, filepath.Join(root, "d1", "d2", "f.txt")); string(got) != "x\n" {
