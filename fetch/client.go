@@ -84,6 +84,33 @@ type Client struct {
 	// os.ErrDeadlineExceeded) holds. 0: 2 minutes; negative: none.
 	StallTimeout time.Duration
 
+	// Active chooses how data connections are made. "" (the zero
+	// value): passive mode, EPSV (RFC 2428 §3), then PASV (RFC 959
+	// §4.1.2) where EPSV is refused. Else active mode, as curl's
+	// --ftp-port: fetch listens and the server connects to it. "-"
+	// listens on the control connection's local address; else
+	// host[:port[-port]]: an IP address ("[::1]:5000" for IPv6 with a
+	// port), an interface name or a host name, and the port, or the
+	// first free one of the range (any port without one). An
+	// unspecified address (0.0.0.0, ::) means the control connection's.
+	// fetch sends "EPRT |2|addr|port|" (RFC 2428 §2) for an IPv6
+	// address, and for IPv4 where the server's FEAT lists EPRT, else
+	// "PORT h1,h2,h3,h4,p1,p2" (RFC 959 §4.1.2), and PORT after an EPRT
+	// refused with 500 or 502. It takes one connection per transfer,
+	// only from the control connection's peer address: one from any
+	// other address is closed unread (RFC 2577 §3). The server has the
+	// dial timeout (WithDialTimeout, else StallTimeout) to connect.
+	// Over TLS, fetch is the TLS client on the accepted connection and
+	// resumes the control connection's TLS session, as in passive
+	// mode. A failure of PORT or EPRT, of the listener, or a server
+	// that does not connect is an *[Error] of Op "port" whose Command
+	// is the PORT or EPRT line; a value fetch cannot read is one too,
+	// wrapping an *[ActiveError], before any connection is made. Active
+	// mode needs the server to reach this host: not through a proxy
+	// (see Proxy), and not with a DialContext whose connections have no
+	// TCP addresses.
+	Active string
+
 	mu    sync.Mutex
 	cond  *sync.Cond // on mu: a new session has logged in or failed
 	hosts map[hostKey]*hostPool

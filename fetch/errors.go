@@ -41,7 +41,10 @@ type Error struct {
 	// of a temporary file is never an Op: its outcome is part of the
 	// message. The calls of the tree up: "mkd" (Mkdir), "dele" and "rmd"
 	// (Remove), "rename" (Rename), "modtime" (SetModTime and
-	// WithSetModTime: MFMT, SITE UTIME or MDTM, or none taken).
+	// WithSetModTime: MFMT, SITE UTIME or MDTM, or none taken). Active
+	// mode (Client.Active): "port" (PORT or EPRT refused, the listener,
+	// the server's connection that did not come, or, before
+	// connecting, an Active fetch cannot read).
 	Op string
 
 	// Fallback reports whether the step belongs to the plan's Fallback,

@@ -95,6 +95,9 @@ func secretsOf(password string) []string {
 // session's failure is the caller's, and an act that set x.sent is
 // never run again.
 func (x *exchange) run(act func() error) error {
+	if err := x.checkNetwork(); err != nil {
+		return err
+	}
 	for retry := false; ; retry = true {
 		if err := x.acquire(retry); err != nil {
 			return err

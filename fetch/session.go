@@ -52,6 +52,7 @@ type session struct {
 	ready     int             // a port that an EPSV opened for the next transfer (renameAfter); 0: none
 	renamed   int             // the uploads renamed into place (WithTempName) on this connection
 	sizeLate  bool            // the server answered a SIZE sent with an early upload's end before the file was whole: SIZE waits for the transfer's end
+	noEPRT    bool            // the server refused EPRT as unknown: PORT from now on
 	mlstAsked bool            // OPTS MLST went out (askFacts)
 
 	loggedIn bool // counted in its hostPool's logins (c.mu)
