@@ -427,19 +427,6 @@ func (s *session) dataFor(o *opening) (io.Closer, error) {
 	}
 	return a, nil
 }
-
-// checkNetwork checks the Client's Active before x connects: a value
-// that cannot be read is an *Error of Op "port".
-func (x *exchange) checkNetwork() *Error {
-	if x.c.Active == "" {
-		return nil
-	}
-	if _, err := parseActive(x.c.Active); err != nil {
-		return &Error{Op: "port", URL: x.req.redacted, Err: err}
-	}
-	return nil
-}
-
 // openedActive is opened in active mode: it reads the reply to line,
 // and where it opens the transfer (1xx, or a 226 or 250 for one done
 // already), takes the server's connection (accept).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"net/url"
 	"sync"
 	"time"
 )
@@ -110,6 +111,40 @@ type Client struct {
 	// (see Proxy), and not with a DialContext whose connections have no
 	// TCP addresses.
 	Active string
+
+	// Proxy returns the proxy for a server, in the shape of
+	// http.Transport.Proxy and x/net/http/httpproxy's ProxyFunc: it is
+	// given the server's URL ("ftp://host:port" or "ftps://host:port",
+	// no user, password or path) and returns the proxy's URL, or nil
+	// for none. Every connection to that server goes through it, the
+	// control connection and each data connection (to the server's host
+	// and the passive port):
+	//   - socks5://host[:port] (RFC 1928): the server's name is
+	//     resolved here and the proxy asked for the address; socks5h://:
+	//     the proxy resolves the name;
+	//   - http://host[:port] and https:// (TLS to the proxy, verified
+	//     with TLSConfig's roots): a tunnel by "CONNECT host:port" (RFC
+	//     9110 §9.3.6), curl's --proxytunnel; the proxy URL's user and
+	//     password go as Basic credentials in Proxy-Authorization, and
+	//     never in an error.
+	// A port left out is 1080 (443 for https), as in curl. A proxy
+	// that answers CONNECT with anything but 2xx (407: credentials
+	// missing or wrong), that refuses or that cannot be reached fails
+	// the connection with a *[ProxyError] naming it by scheme and host
+	// alone, inside an *[Error] (Op "dial" for the control connection).
+	// An error of Proxy itself, or a proxy of another scheme, fails the
+	// use with an *[Error] of Op "dial" before connecting. DialContext,
+	// where set, makes the connections to the proxy.
+	//
+	// nil: [ProxyFromEnvironment] (ftp_proxy, ftps_proxy, all_proxy and
+	// no_proxy, as curl reads them), unless DialContext is set, which
+	// then stays the whole network as it was before Proxy existed. A
+	// program that sets neither and whose environment names a proxy
+	// now goes through it; a Proxy that returns nil, nil uses none.
+	// Active mode with a proxy is an *[Error] of Op "port" before
+	// connecting, as in curl: the server cannot connect back through
+	// it.
+	Proxy func(*url.URL) (*url.URL, error)
 
 	mu    sync.Mutex
 	cond  *sync.Cond // on mu: a new session has logged in or failed

@@ -41,6 +41,8 @@ type exchange struct {
 
 	resp *Response // Open's
 
+	proxy *url.URL // the server's proxy (checkNetwork); nil: none
+
 	// For the plan runner (runner.go): WithCreateDirs's MKDs, and a
 	// ReadDir's unique fact of the directory (MLSD's cdir, or MLST's
 	// where self).
@@ -163,6 +165,7 @@ func (x *exchange) acquire(onlyNew bool) error {
 // login directory (PWD): the login of DESIGN, each command once.
 func (x *exchange) dial() error {
 	s, r := x.s, x.req
+	s.proxy = x.proxy
 	// Op "dial": connecting, and the greeting (RFC 959 §5.4: 220,
 	// after any 120).
 	if _, err := x.check("dial", 220, "", func() (reply, error) {
