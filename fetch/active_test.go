@@ -391,3 +391,20 @@ func TestActiveRefusalEndsTheWait(t *testing.T) {
 		t.Errorf("%d sessions; want the one, in step after the 425", f.dialCount())
 	}
 }
+
+// DisableEPSV (curl's --disable-epsv): passive mode by PASV alone (RFC
+// 959 §4.1.2), for every transfer of the session; EPSV is never sent.
+func TestDisableEPSVSendsPASVOnly(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t, script{"RETR": transfer("by PASV", "150 Opening", "226 Done")})
+	cl := &fetch.Client{StallTimeout: 10 * time.Second, DisableEPSV: true}
+	t.Cleanup(cl.CloseIdleConnections)
+	for range 2 {
+		if got, _, err := openAndRead(context.Background(), cl, f.url("f")); err != nil || string(got) != "by PASV" {
+			t.Fatalf("got %q, %v", got, err)
+		}
+	}
+	if f.received("EPSV") || !f.received("PASV") {
+		t.Errorf("commands %q: want PASV and no EPSV", f.commands())
+	}
+}

@@ -112,6 +112,12 @@ type Client struct {
 	// TCP addresses.
 	Active string
 
+	// DisableEPSV makes passive mode use PASV (RFC 959 §4.1.2) alone,
+	// never EPSV (RFC 2428 §3), as curl's --disable-epsv: for a
+	// server or a middlebox that mishandles EPSV. PASV carries only
+	// IPv4 addresses, so a server reached over IPv6 may refuse it.
+	DisableEPSV bool
+
 	// Proxy returns the proxy for a server, in the shape of
 	// http.Transport.Proxy and x/net/http/httpproxy's ProxyFunc: it is
 	// given the server's URL ("ftp://host:port" or "ftps://host:port",

@@ -139,7 +139,7 @@ func (t *transfer) readEnd() error {
 func (s *session) passive(o *opening) (net.Conn, error) {
 	var port int
 	asked := "PASV"
-	if !s.noEPSV {
+	if !s.noEPSV && !s.client.DisableEPSV {
 		rep, err := s.ctl.cmd("EPSV")
 		if err != nil {
 			return nil, &stepError{line: "EPSV", err: err}

@@ -44,3 +44,24 @@ func ExampleActiveError() {
 	// Output:
 	// the port "99999" is not a number from 1 to 65535
 }
+
+// DisableEPSV opens each data connection by PASV alone, as curl's
+// --disable-epsv.
+func ExampleClient_disableEPSV() {
+	addr, stop := exampleServer()
+	defer stop()
+	cl := &fetch.Client{DisableEPSV: true}
+	defer cl.CloseIdleConnections()
+
+	resp, err := cl.Open(context.Background(), "ftp://"+addr+"/a/")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Close()
+	for _, e := range resp.Entries {
+		fmt.Println(e.Name)
+	}
+	// Output:
+	// b
+	// top.txt
+}

@@ -40,8 +40,11 @@
 //	--cacert FILE       verify the server's certificate against the PEM
 //	                    certificates in FILE instead of the system's
 //	-k, --insecure      do not verify the server's TLS certificate
-//	--proxy URL         connect through the SOCKS5 proxy URL
-//	                    (socks5://, socks5h://; "": none), see below
+//	--proxy URL, -x URL connect through the proxy URL (socks5://,
+//	                    socks5h://, http://, https://; "": none), see below
+//	-p, --proxytunnel   tunnel through an HTTP proxy (CONNECT)
+//	--ftp-port ADDR     active mode (PORT/EPRT): ADDR or "-"; --ftp-pasv
+//	                    undoes it; --disable-epsv: PASV alone (network.go)
 //	--noproxy LIST      hosts to reach without the proxy, as NO_PROXY
 //	--method M          multicwd (default), singlecwd or nocwd
 //	--absolute          read the path from the root, not the login
@@ -61,12 +64,14 @@
 //
 // Proxies, as curl's: --proxy, else ftp_proxy (FTP_PROXY; ftps_proxy
 // for an ftps:// URL), else all_proxy (ALL_PROXY); no_proxy (NO_PROXY)
-// or --noproxy lists the hosts to reach directly ("*": all). Only
-// SOCKS5 proxies are taken (RFC 1928): socks5:// resolves the host
-// name here and hands the proxy its address, socks5h:// hands the
-// proxy the name. Every connection, control and data, goes through
-// the proxy. An http:// or other proxy is refused (exit 5), never
-// ignored.
+// or --noproxy lists the hosts to reach directly ("*": all). SOCKS5
+// proxies (RFC 1928): socks5:// resolves the host name here and hands
+// the proxy its address, socks5h:// hands the proxy the name; every
+// connection, control and data, goes through the proxy. HTTP proxies
+// (http://, https://, or no scheme): with -p every connection is a
+// CONNECT tunnel; without it ftpget asks the proxy's FTP gateway
+// ("GET ftp://...", as curl does; see network.go). Another scheme is
+// refused (exit 5), never ignored.
 //
 // Mirror. --mirror DIR (or -r) copies the tree that a directory URL
 // names, as wget -m and lftp mirror do: regular files and directories
@@ -111,12 +116,14 @@
 //	36  -C: the output is larger than the remote file, the server
 //	    refused the offset, the URL names a directory, or ;type=a
 //	56  the transfer was reset, or another network read failed, once
-//	    the file had begun
+//	    the file had begun; an HTTP proxy answered CONNECT with other
+//	    than 2xx (-p)
 //	60  the server's TLS certificate does not verify
 //	67  the server refused the login (530)
 //	77  --cacert: the file cannot be read or holds no certificate
 //	78  the URL names nothing on the server (550)
-//	97  the SOCKS5 proxy refused or failed the connection
+//	97  the SOCKS5 proxy refused or failed the connection, or an
+//	    HTTP proxy's FTP gateway refused ftpget (407)
 package main
 
 import (
@@ -130,6 +137,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
@@ -219,9 +227,16 @@ URL, in order, as curl pairs them.
   --tls               secure an ftp:// URL with AUTH TLS (RFC 4217)
   --cacert FILE       verify TLS certificates against the PEM FILE
   -k, --insecure      do not verify the server's TLS certificate
-  --proxy URL         through a SOCKS5 proxy: socks5://HOST[:PORT]
-                      (name resolved here) or socks5h:// (by the proxy);
-                      else ftp_proxy or ALL_PROXY; "" for none
+  --proxy URL, -x URL through a proxy: socks5://HOST[:PORT] (name
+                      resolved here), socks5h:// (by the proxy), or
+                      http:// and https:// (the proxy's FTP gateway;
+                      with -p a CONNECT tunnel); else ftp_proxy or
+                      ALL_PROXY; "" for none
+  -p, --proxytunnel   tunnel every connection through the HTTP proxy
+  --ftp-port ADDR     active mode: the server connects to ADDR
+                      (HOST[:PORT[-PORT]], or - for this end's address)
+  --ftp-pasv          passive mode (the default; undoes --ftp-port)
+  --disable-epsv      passive mode by PASV alone
   --noproxy LIST      hosts reached without the proxy (as NO_PROXY)
   --method M          multicwd (default), singlecwd or nocwd
   --absolute          read the path from the root, not the login directory
@@ -254,7 +269,8 @@ type options struct {
 	absolute      bool
 	timeout       time.Duration
 	remoteNameAll bool
-	mirror        mirrorFlags // --mirror, -r, -P, -N: see mirror.go
+	mirror        mirrorFlags  // --mirror, -r, -P, -N: see mirror.go
+	network       networkFlags // --ftp-port, -p, --disable-epsv: see network.go
 	uploadOptions
 }
 
@@ -312,6 +328,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (*options, int) {
 	set.BoolVar(&o.absolute, "absolute", false, "")
 	set.DurationVar(&o.timeout, "timeout", 0, "")
 	o.mirror.add(set)
+	o.network.add(set)
 
 	fail := func(msg string) (*options, int) {
 		fmt.Fprintf(stderr, "ftpget: %s; try 'ftpget -h'\n", oneLine(msg))
@@ -403,7 +420,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, tty *os.File)
 		return code
 	}
 	c := &command{o: o, stdin: stdin, stdout: stdout, stderr: stderr, tty: tty,
-		clients: map[string]*fetch.Client{}, passwords: map[string]string{}}
+		clients: map[string]*fetch.Client{}, gateways: map[string]*url.URL{}, passwords: map[string]string{}}
 	defer c.closeClients()
 	if o.passwordFile != "" {
 		pw, err := c.readPasswordFile()
@@ -436,6 +453,7 @@ type command struct {
 
 	roots      *x509.CertPool           // --cacert; nil: the system's
 	clients    map[string]*fetch.Client // by proxy ("": direct)
+	gateways   map[string]*url.URL      // by proxy: the HTTP proxies used as FTP gateways (network.go)
 	password   *string                  // --password-file
 	passwords  map[string]string        // asked, by user@address
 	outputGone bool                     // standard output's reader left
@@ -497,13 +515,11 @@ func (c *command) client(u *ftpurl.URL) (*fetch.Client, error) {
 	} else if c.roots != nil {
 		cl.TLSConfig = &tls.Config{RootCAs: c.roots}
 	}
-	if raw != "" {
-		dial, err := newProxyDialer(raw, from)
-		if err != nil {
-			return nil, err
-		}
-		cl.DialContext = dial
+	gw, err := c.setNetwork(cl, raw, from)
+	if err != nil {
+		return nil, err
 	}
+	c.gateways[raw] = gw
 	c.clients[raw] = cl
 	return cl, nil
 }
@@ -561,6 +577,9 @@ func exitCode(err error, reading bool) int {
 	var pce *proxyConnectError
 	var fre *fileRootError
 	isFetch := errors.As(err, &fe)
+	if code := proxyExitCode(err); code != 0 {
+		return code
+	}
 	switch {
 	case errors.As(err, &pe):
 		return exitUsage
@@ -662,6 +681,9 @@ func (g *getter) get() int {
 		if pw, ok := g.passwords[u.User.Username()+"@"+u.Address()]; ok {
 			g.opts = append(g.opts, fetch.WithPassword(pw))
 		}
+	}
+	if gw := g.gateway(); gw != nil {
+		return g.viaGateway(gw)
 	}
 	if o.upload != "" {
 		if o.mirror.up {
