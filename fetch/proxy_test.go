@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"io"
@@ -48,6 +49,13 @@ func startConnectProxy(t *testing.T, user, password string) *connectProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startConnectProxyOn(t, l, user, password)
+}
+
+// startConnectProxyOn is startConnectProxy on l (a TLS listener for
+// an https:// proxy).
+func startConnectProxyOn(t *testing.T, l net.Listener, user, password string) *connectProxy {
+	t.Helper()
 	p := &connectProxy{t: t, l: l}
 	if user != "" {
 		p.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
@@ -139,7 +147,7 @@ func (p *connectProxy) serve(c net.Conn) {
 		up.(*net.TCPConn).CloseWrite()
 	}()
 	io.Copy(c, up)
-	c.(*net.TCPConn).CloseWrite()
+	c.(interface{ CloseWrite() error }).CloseWrite()
 	<-done
 }
 
@@ -356,5 +364,38 @@ func TestProxyFromEnvironmentRules(t *testing.T) {
 	_, err := fetch.ProxyFromEnvironment(&url.URL{Scheme: "ftp", Host: "127.0.0.5:21"})
 	if err == nil || strings.Contains(err.Error(), "pw") {
 		t.Errorf("gopher proxy: %v; want an error without the password", err)
+	}
+}
+
+// An https:// proxy: TLS to the proxy (verified against the Client's
+// TLSConfig roots, for the proxy's name), then CONNECT inside it for
+// every connection, control and data.
+func TestProxyHTTPSTunnel(t *testing.T) {
+	srv := need(t, "ftpserverlib")
+	if testRun == nil || testCAPool == nil {
+		t.Skip("no test certificates")
+	}
+	l, err := tls.Listen("tcp", "127.0.0.1:0", testRun.serverTLSConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := startConnectProxyOn(t, l, "u", "pw")
+	pu := px.url("u", "pw")
+	pu.Scheme = "https"
+	cl := &fetch.Client{TLSConfig: &tls.Config{RootCAs: testCAPool}, Proxy: fixedProxy(pu), StallTimeout: 10 * time.Second}
+	t.Cleanup(cl.CloseIdleConnections)
+	got, _, err := openAndRead(context.Background(), cl, "ftp://"+srv.addr+"/binary.bin")
+	if err != nil || !bytes.Equal(got, binaryFile()) {
+		t.Fatalf("through an https proxy: %d bytes, %v", len(got), err)
+	}
+	if ts := px.targets(); len(ts) != 2 || ts[0] != srv.addr {
+		t.Errorf("the proxy saw %q; want the server, then its data port", ts)
+	}
+	// A proxy whose certificate does not verify is a *ProxyError.
+	bad := &fetch.Client{Proxy: fixedProxy(pu), StallTimeout: 10 * time.Second}
+	_, err = bad.Open(context.Background(), "ftp://"+srv.addr+"/binary.bin")
+	var pe *fetch.ProxyError
+	if !errors.As(err, &pe) || pe.Proxy != "https://"+px.l.Addr().String() {
+		t.Errorf("an untrusted proxy: %v; want a *ProxyError naming it", err)
 	}
 }
