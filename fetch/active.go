@@ -427,6 +427,7 @@ func (s *session) dataFor(o *opening) (io.Closer, error) {
 	}
 	return a, nil
 }
+
 // openedActive is opened in active mode: it reads the reply to line,
 // and where it opens the transfer (1xx, or a 226 or 250 for one done
 // already), takes the server's connection (accept).
