@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net"
+	"net/url"
 	"sync"
 	"time"
 )
@@ -83,6 +84,73 @@ type Client struct {
 	// *[Error] names the command that stalled, and errors.Is(err,
 	// os.ErrDeadlineExceeded) holds. 0: 2 minutes; negative: none.
 	StallTimeout time.Duration
+
+	// Active chooses how data connections are made. "" (the zero
+	// value): passive mode, EPSV (RFC 2428 §3), then PASV (RFC 959
+	// §4.1.2) where EPSV is refused. Else active mode, as curl's
+	// --ftp-port: fetch listens and the server connects to it. "-"
+	// listens on the control connection's local address; else
+	// host[:port[-port]]: an IP address ("[::1]:5000" for IPv6 with a
+	// port), an interface name or a host name, and the port, or the
+	// first free one of the range (any port without one). An
+	// unspecified address (0.0.0.0, ::) means the control connection's.
+	// fetch sends "EPRT |2|addr|port|" (RFC 2428 §2) for an IPv6
+	// address, and for IPv4 where the server's FEAT lists EPRT, else
+	// "PORT h1,h2,h3,h4,p1,p2" (RFC 959 §4.1.2), and PORT after an EPRT
+	// refused with 500 or 502. It takes one connection per transfer,
+	// only from the control connection's peer address: one from any
+	// other address is closed unread (RFC 2577 §3). The server has the
+	// dial timeout (WithDialTimeout, else StallTimeout) to connect.
+	// Over TLS, fetch is the TLS client on the accepted connection and
+	// resumes the control connection's TLS session, as in passive
+	// mode. A failure of PORT or EPRT, of the listener, or a server
+	// that does not connect is an *[Error] of Op "port" whose Command
+	// is the PORT or EPRT line; a value fetch cannot read is one too,
+	// wrapping an *[ActiveError], before any connection is made. Active
+	// mode needs the server to reach this host: not through a proxy
+	// (see Proxy), and not with a DialContext whose connections have no
+	// TCP addresses.
+	Active string
+
+	// DisableEPSV makes passive mode use PASV (RFC 959 §4.1.2) alone,
+	// never EPSV (RFC 2428 §3), as curl's --disable-epsv: for a
+	// server or a middlebox that mishandles EPSV. PASV carries only
+	// IPv4 addresses, so a server reached over IPv6 may refuse it.
+	DisableEPSV bool
+
+	// Proxy returns the proxy for a server, in the shape of
+	// http.Transport.Proxy and x/net/http/httpproxy's ProxyFunc: it is
+	// given the server's URL ("ftp://host:port" or "ftps://host:port",
+	// no user, password or path) and returns the proxy's URL, or nil
+	// for none. Every connection to that server goes through it, the
+	// control connection and each data connection (to the server's host
+	// and the passive port):
+	//   - socks5://host[:port] (RFC 1928): the server's name is
+	//     resolved here and the proxy asked for the address; socks5h://:
+	//     the proxy resolves the name;
+	//   - http://host[:port] and https:// (TLS to the proxy, verified
+	//     with TLSConfig's roots): a tunnel by "CONNECT host:port" (RFC
+	//     9110 §9.3.6), curl's --proxytunnel; the proxy URL's user and
+	//     password go as Basic credentials in Proxy-Authorization, and
+	//     never in an error.
+	// A port left out is 1080 (443 for https), as in curl. A proxy
+	// that answers CONNECT with anything but 2xx (407: credentials
+	// missing or wrong), that refuses or that cannot be reached fails
+	// the connection with a *[ProxyError] naming it by scheme and host
+	// alone, inside an *[Error] (Op "dial" for the control connection).
+	// An error of Proxy itself, or a proxy of another scheme, fails the
+	// use with an *[Error] of Op "dial" before connecting. DialContext,
+	// where set, makes the connections to the proxy.
+	//
+	// nil: [ProxyFromEnvironment] (ftp_proxy, ftps_proxy, all_proxy and
+	// no_proxy, as curl reads them), unless DialContext is set, which
+	// then stays the whole network as it was before Proxy existed. A
+	// program that sets neither and whose environment names a proxy
+	// now goes through it; a Proxy that returns nil, nil uses none.
+	// Active mode with a proxy is an *[Error] of Op "port" before
+	// connecting, as in curl: the server cannot connect back through
+	// it.
+	Proxy func(*url.URL) (*url.URL, error)
 
 	mu    sync.Mutex
 	cond  *sync.Cond // on mu: a new session has logged in or failed

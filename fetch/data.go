@@ -139,7 +139,7 @@ func (t *transfer) readEnd() error {
 func (s *session) passive(o *opening) (net.Conn, error) {
 	var port int
 	asked := "PASV"
-	if !s.noEPSV {
+	if !s.noEPSV && !s.client.DisableEPSV {
 		rep, err := s.ctl.cmd("EPSV")
 		if err != nil {
 			return nil, &stepError{line: "EPSV", err: err}
@@ -313,7 +313,7 @@ func (s *session) start(o opening) (*transfer, []reply, error) {
 
 // startAfter is start without queries and without pipelining.
 func (s *session) startAfter(o *opening) (*transfer, error) {
-	conn, err := s.passive(o)
+	conn, err := s.dataFor(o)
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +332,10 @@ func (s *session) startAfter(o *opening) (*transfer, error) {
 		conn.Close()
 		return nil, &stepError{line: o.line, err: err}
 	}
-	return s.opened(conn, o.line)
+	if a, ok := conn.(*activeListener); ok {
+		return s.openedActive(o, a, o.line)
+	}
+	return s.opened(conn.(net.Conn), o.line)
 }
 
 // startPipelined is start on a session whose EPSV has worked: EPSV and

@@ -42,7 +42,9 @@ type Error struct {
 	// message. The calls of the tree up: "mkd" (Mkdir), "dele" and "rmd"
 	// (Remove), "rename" (Rename), "modtime" (SetModTime and
 	// WithSetModTime: MFMT, SITE UTIME or MDTM, or none taken), "quote"
-	// (Client.Quote's command).
+	// (Client.Quote's command). Active mode (Client.Active): "port"
+	// (PORT or EPRT refused, the listener, the server's connection that
+	// did not come, or, before connecting, an Active fetch cannot read).
 	Op string
 
 	// Fallback reports whether the step belongs to the plan's Fallback,

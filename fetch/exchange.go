@@ -41,6 +41,8 @@ type exchange struct {
 
 	resp *Response // Open's
 
+	proxy *url.URL // the server's proxy (checkNetwork); nil: none
+
 	// For the plan runner (runner.go): WithCreateDirs's MKDs, and a
 	// ReadDir's unique fact of the directory (MLSD's cdir, or MLST's
 	// where self).
@@ -95,6 +97,9 @@ func secretsOf(password string) []string {
 // session's failure is the caller's, and an act that set x.sent is
 // never run again.
 func (x *exchange) run(act func() error) error {
+	if err := x.checkNetwork(); err != nil {
+		return err
+	}
 	for retry := false; ; retry = true {
 		if err := x.acquire(retry); err != nil {
 			return err
@@ -160,6 +165,7 @@ func (x *exchange) acquire(onlyNew bool) error {
 // login directory (PWD): the login of DESIGN, each command once.
 func (x *exchange) dial() error {
 	s, r := x.s, x.req
+	s.proxy = x.proxy
 	// Op "dial": connecting, and the greeting (RFC 959 §5.4: 220,
 	// after any 120).
 	if _, err := x.check("dial", 220, "", func() (reply, error) {

@@ -36,6 +36,15 @@
 // resumes its control connection's TLS session, which vsftpd and
 // ProFTPD demand.
 //
+// Networks: data connections are passive (EPSV, then PASV) unless
+// [Client].Active asks for active mode (PORT, RFC 959 §4.1.2, or EPRT,
+// RFC 2428 §2: the server connects back, and only the control
+// connection's peer is taken), for servers and firewalls that allow
+// nothing else. [Client].Proxy sends every connection through a SOCKS5
+// proxy or an HTTP proxy's CONNECT tunnel (RFC 9110 §9.3.6); a nil
+// Proxy reads ftp_proxy, all_proxy and no_proxy ([ProxyFromEnvironment])
+// unless [Client].DialContext is set.
+//
 // A server is not trusted: its replies are bounded (a line to 64 KiB, a
 // reply to 1 MiB, a listing to 64 MiB), a server that stalls fails the
 // step ([Client].StallTimeout), a transfer cut short is an error, never

@@ -664,9 +664,14 @@ func (d *ftpDriver) GetTLSConfig() (*tls.Config, error) {
 
 // newFtpserverlib starts ftpserverlib on 127.0.0.1 serving root.
 func newFtpserverlib(root string) (addr string, stop func(), err error) {
+	return newFtpserverlibAt(root, "127.0.0.1:0")
+}
+
+// newFtpserverlibAt starts ftpserverlib on listen ("[::1]:0" for IPv6).
+func newFtpserverlibAt(root, listen string) (addr string, stop func(), err error) {
 	return serveFtpserverlib(&ftpDriver{
 		root:     root,
-		settings: &ftpserver.Settings{ListenAddr: "127.0.0.1:0", IdleTimeout: 30},
+		settings: &ftpserver.Settings{ListenAddr: listen, IdleTimeout: 30},
 	})
 }
 
@@ -952,9 +957,10 @@ func (r *run) startVsftpd(mode tlsMode) instance {
 type vsftpdConf struct {
 	name      string // names its files in the run's directory
 	mode      tlsMode
-	port      int // 0: a free one
-	maxPerIP  int // max_per_ip: the sessions it takes from one address; 0: any
-	pasvFirst int // the first passive port; 0: a range of the run's
+	port      int  // 0: a free one
+	maxPerIP  int  // max_per_ip: the sessions it takes from one address; 0: any
+	pasvFirst int  // the first passive port; 0: a range of the run's
+	noPasv    bool // pasv_enable=NO: PASV and EPSV refused, active mode only
 }
 
 // startVsftpdWith starts vsftpd as c says: the run's own, or one a
@@ -992,14 +998,14 @@ allow_writeable_chroot=YES
 write_enable=YES
 pam_service_name=ftpurl-vsftpd
 secure_chroot_dir=%s
-pasv_enable=YES
+pasv_enable=%s
 pasv_address=127.0.0.1
 pasv_min_port=%d
 pasv_max_port=%d
 dirmessage_enable=NO
 max_per_ip=%d
 max_clients=0
-`, port, r.tree, r.tree, secure, pasv, pasv+pasvRange-1, c.maxPerIP)
+`, port, r.tree, r.tree, secure, yesNo(!c.noPasv), pasv, pasv+pasvRange-1, c.maxPerIP)
 	if mode == plainFTP {
 		conf += "xferlog_enable=NO\n"
 	} else {

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"net"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -39,6 +40,7 @@ type session struct {
 	ctl    *control
 	dl     deadlines
 	tls    *tls.Config // this connection's own clone; nil in clear text
+	proxy  *url.URL    // every connection goes through it; nil: none
 
 	// Where the session stands, for the next plan on it.
 	home      string          // the PWD answer after login ("" unknown)
@@ -52,6 +54,7 @@ type session struct {
 	ready     int             // a port that an EPSV opened for the next transfer (renameAfter); 0: none
 	renamed   int             // the uploads renamed into place (WithTempName) on this connection
 	sizeLate  bool            // the server answered a SIZE sent with an early upload's end before the file was whole: SIZE waits for the transfer's end
+	noEPRT    bool            // the server refused EPRT as unknown: PORT from now on
 	mlstAsked bool            // OPTS MLST went out (askFacts)
 	tr        *tracer         // the tracer of the exchange that holds it
 
@@ -77,9 +80,12 @@ func (s *session) dialTCP(ctx context.Context, addr string, dialTimeout time.Dur
 	}
 	var c net.Conn
 	var err error
-	if s.client.DialContext != nil {
+	switch {
+	case s.proxy != nil:
+		c, err = s.dialProxy(ctx, s.proxy, addr)
+	case s.client.DialContext != nil:
 		c, err = s.client.DialContext(ctx, "tcp", addr)
-	} else {
+	default:
 		var d net.Dialer
 		c, err = d.DialContext(ctx, "tcp", addr)
 	}
@@ -117,10 +123,10 @@ func (s *session) connect(ctx context.Context, u *ftpurl.URL, dialTimeout time.D
 		conn = tc
 	}
 	// Data connections go to the control connection's address,
-	// whatever PASV says; to the URL's host where DialContext made the
-	// connection (a proxy's address is not the server's).
+	// whatever PASV says; to the URL's host where DialContext or a
+	// proxy made the connection (a proxy's address is not the server's).
 	s.dataHost = u.Host
-	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok && a.IP != nil && s.client.DialContext == nil {
+	if a, ok := c.RemoteAddr().(*net.TCPAddr); ok && a.IP != nil && s.client.DialContext == nil && s.proxy == nil {
 		s.dataHost = a.IP.String()
 	}
 	s.ctl = newControl(conn, t)

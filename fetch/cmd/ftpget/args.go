@@ -145,9 +145,6 @@ func flagError(typed string, err error) error {
 	if ue, ok := err.(*usageError); ok {
 		return ue
 	}
-	if ny, ok := err.(*notYetError); ok {
-		return ny
-	}
 	return usagef("%s: %v", typed, err)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -133,22 +134,28 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestNotYetFlags: the networks issue's flags are known, and refused
-// with a message that says so, exit 2, before any connection
-// (notyet.go).
-func TestNotYetFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-P", "-", ftpURL("text.txt")},
-		{"--ftp-port", "127.0.0.1", ftpURL("text.txt")},
-		{"-p", ftpURL("text.txt")},
-		{"--proxytunnel", ftpURL("text.txt")},
-		{"--ftp-pasv", ftpURL("text.txt")},
-		{"--disable-epsv", ftpURL("text.txt")},
+// TestNetworkFlags: curl's letters and names for active mode and HTTP
+// proxies (curl(1): -P/--ftp-port, -p/--proxytunnel, --ftp-pasv,
+// --disable-epsv) set what network.go hands the Client; --ftp-pasv
+// undoes an --ftp-port before it, as in curl, and -P "" is refused.
+func TestNetworkFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want networkFlags
+	}{
+		{[]string{"-P", "-"}, networkFlags{ftpPort: "-"}},
+		{[]string{"--ftp-port", "127.0.0.1:40000-40009"}, networkFlags{ftpPort: "127.0.0.1:40000-40009"}},
+		{[]string{"-P-", "--ftp-pasv"}, networkFlags{}},
+		{[]string{"-p"}, networkFlags{tunnel: true}},
+		{[]string{"--proxytunnel", "--disable-epsv"}, networkFlags{tunnel: true, disableEPSV: true}},
 	} {
-		r := runIn(t, "", args...)
-		if r.code != exitUsage || !strings.Contains(r.stderr, "is not supported by this ftpget yet") || r.stdout != "" {
-			t.Errorf("%q: exit %d, stderr %q; want 2 and 'not supported yet'", args, r.code, r.stderr)
+		o, code := parseArgs(append(c.args, ftpURL("text.txt")), io.Discard, io.Discard)
+		if code != exitOK || o.network != c.want {
+			t.Errorf("%q: exit %d, %+v; want %+v", c.args, code, o, c.want)
 		}
+	}
+	if r := runIn(t, "", "-P", "", ftpURL("text.txt")); r.code != exitUsage || !strings.Contains(r.stderr, `-P: takes an address`) {
+		t.Errorf(`-P "": exit %d, stderr %q; want 2`, r.code, r.stderr)
 	}
 }
 

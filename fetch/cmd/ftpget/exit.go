@@ -53,6 +53,9 @@ func exitCode(err error, reading bool) int {
 	var pce *proxyConnectError
 	var fre *fileRootError
 	isFetch := errors.As(err, &fe)
+	if code := proxyExitCode(err); code != 0 {
+		return code // an HTTP proxy's tunnel (network.go)
+	}
 	switch {
 	case errors.As(err, &pe):
 		return exitUsage

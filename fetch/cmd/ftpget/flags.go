@@ -35,7 +35,8 @@ type options struct {
 	timeout       time.Duration // -m, --max-time; --timeout
 	timeoutFlag   string        // the flag that set it, for messages
 	remoteNameAll bool
-	mirror        mirrorFlags // --mirror, --recursive, --newer...: see mirror.go
+	mirror        mirrorFlags  // --mirror, --recursive, --newer...: see mirror.go
+	network       networkFlags // -P, -p, --disable-epsv: see network.go
 	uploadOptions
 
 	silent      bool // -s
@@ -93,7 +94,6 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 		return nil
 	}
 	resume := func(s string) error { p.resume, o.resumeSet = s, true; return nil }
-	notYetBool := func(flag string) func(bool) error { return func(bool) error { return notYet(flag) } }
 	timeout := func(flag string, d *time.Duration) func(string) error {
 		return func(s string) error {
 			v, err := seconds(s)
@@ -168,10 +168,21 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 		{long: []string{"method", "ftp-method"}, set: func(s string) error { return o.method.UnmarshalText([]byte(s)) }},
 		{long: []string{"absolute"}, on: boolean(&o.absolute)},
 		// The networks issue's, not done yet (notyet.go).
-		{short: 'P', long: []string{"ftp-port"}, set: func(string) error { return notYet("-P") }},
-		{short: 'p', long: []string{"proxytunnel"}, on: notYetBool("-p")},
-		{long: []string{"ftp-pasv"}, on: notYetBool("--ftp-pasv")},
-		{long: []string{"disable-epsv"}, on: notYetBool("--disable-epsv")},
+		{short: 'P', long: []string{"ftp-port"}, set: func(s string) error {
+			if s == "" {
+				return errors.New(`takes an address, or "-" for the control connection's`)
+			}
+			o.network.ftpPort = s
+			return nil
+		}},
+		{short: 'p', long: []string{"proxytunnel"}, on: func(b bool) error { o.network.tunnel = b; return nil }},
+		{long: []string{"ftp-pasv"}, on: func(b bool) error {
+			if b {
+				o.network.ftpPort = ""
+			}
+			return nil
+		}},
+		{long: []string{"disable-epsv"}, on: func(b bool) error { o.network.disableEPSV = b; return nil }},
 		// What is shown.
 		{short: 's', long: []string{"silent"}, on: boolean(&o.silent)},
 		{short: 'S', long: []string{"show-error"}, on: boolean(&o.showError)},

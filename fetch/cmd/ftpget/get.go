@@ -70,6 +70,9 @@ func (g *getter) get() int {
 			g.opts = append(g.opts, fetch.WithPassword(pw))
 		}
 	}
+	if gw := g.gateway(); gw != nil {
+		return g.viaGateway(gw)
+	}
 	if o.mirror.up {
 		return g.deploy()
 	}

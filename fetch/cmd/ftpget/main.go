@@ -79,10 +79,14 @@
 //	--tls, --ssl-reqd      AUTH TLS on an ftp:// URL (RFC 4217)
 //	--cacert FILE          verify against the PEM certificates in FILE
 //	-k, --insecure         do not verify the server's TLS certificate
-//	-x, --proxy URL        a SOCKS5 proxy (socks5://, socks5h://; "":
-//	                       none), see below; --noproxy LIST as NO_PROXY
-//	-P, -p, --ftp-pasv, --disable-epsv, -x http://  not supported yet
-//	                       (notyet.go): exit 2 (5 for the proxy)
+//	-x, --proxy URL        a proxy: socks5://, socks5h://, or http://
+//	                       and https:// (the proxy's FTP gateway; with -p
+//	                       a CONNECT tunnel); "": none; see below;
+//	                       --noproxy LIST as NO_PROXY
+//	-p, --proxytunnel      tunnel every connection through the HTTP proxy
+//	-P, --ftp-port ADDR    active mode (PORT/EPRT): ADDR or "-";
+//	                       --ftp-pasv undoes it; --disable-epsv: PASV
+//	                       alone (network.go)
 //
 // What is shown:
 //
@@ -119,12 +123,14 @@
 //
 // Proxies, as curl's: --proxy, else ftp_proxy (FTP_PROXY; ftps_proxy
 // for an ftps:// URL), else all_proxy (ALL_PROXY); no_proxy (NO_PROXY)
-// or --noproxy lists the hosts to reach directly ("*": all). Only
-// SOCKS5 proxies are taken (RFC 1928): socks5:// resolves the host
-// name here and hands the proxy its address, socks5h:// hands the
-// proxy the name. Every connection, control and data, goes through
-// the proxy. An http:// or other proxy is refused (exit 5), never
-// ignored: HTTP proxies are not supported yet.
+// or --noproxy lists the hosts to reach directly ("*": all). SOCKS5
+// proxies (RFC 1928): socks5:// resolves the host name here and hands
+// the proxy its address, socks5h:// hands the proxy the name; every
+// connection, control and data, goes through the proxy. HTTP proxies
+// (http://, https://, or no scheme): with -p every connection is a
+// CONNECT tunnel; without it ftpget asks the proxy's FTP gateway
+// ("GET ftp://...", as curl does; see network.go). Another scheme is
+// refused (exit 5), never ignored.
 //
 // Mirror. --mirror DIR (or --recursive) copies the tree that a directory URL
 // names, as wget -m and lftp mirror do: regular files and directories
@@ -154,7 +160,7 @@
 //	0   done
 //	1   another failure
 //	2   a usage error (a flag, no URL, no way to get a password, a
-//	    .netrc that cannot be read, a flag not supported yet)
+//	    .netrc that cannot be read)
 //	3   the URL is not a valid ftp URL (or its plan is refused)
 //	5   the proxy is not one ftpget takes, or its name does not resolve
 //	6   the host name does not resolve
@@ -175,13 +181,15 @@
 //	    refused the offset, the URL names a directory, or ;type=a;
 //	    -r: a range that begins past the end
 //	56  the transfer was reset, or another network read failed, once
-//	    the file had begun
+//	    the file had begun; an HTTP proxy answered CONNECT with other
+//	    than 2xx (-p)
 //	60  the server's TLS certificate does not verify
 //	63  the file is larger than --max-filesize
 //	67  the server refused the login (530)
 //	77  --cacert: the file cannot be read or holds no certificate
 //	78  the URL names nothing on the server (550)
-//	97  the SOCKS5 proxy refused or failed the connection
+//	97  the SOCKS5 proxy refused or failed the connection; the HTTP
+//	    proxy's gateway asked for credentials (407)
 package main
 
 import (
@@ -191,6 +199,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -230,7 +239,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, tty *os.File)
 		return code
 	}
 	c := &command{o: o, stdin: stdin, stdout: stdout, stderr: stderr, tty: tty,
-		clients: map[string]*fetch.Client{}, passwords: map[string]string{}}
+		clients: map[string]*fetch.Client{}, gateways: map[string]*url.URL{}, passwords: map[string]string{}}
 	defer c.closeClients()
 	if o.passwordFile != "" {
 		pw, err := c.readPasswordFile()
@@ -292,6 +301,7 @@ type command struct {
 
 	roots      *x509.CertPool           // --cacert; nil: the system's
 	clients    map[string]*fetch.Client // by proxy ("": direct)
+	gateways   map[string]*url.URL      // by proxy: the HTTP proxies used as FTP gateways (network.go)
 	password   *string                  // --password-file
 	passwords  map[string]string        // asked, by user@address
 	outputGone bool                     // standard output's reader left
@@ -388,13 +398,7 @@ func (c *command) client(u *ftpurl.URL) (*fetch.Client, error) {
 	} else if c.roots != nil {
 		cl.TLSConfig = &tls.Config{RootCAs: c.roots}
 	}
-	if raw != "" {
-		dial, err := newProxyDialer(raw, from)
-		if err != nil {
-			return nil, err
-		}
-		cl.DialContext = dial
-	} else if fam := c.o.family; fam != "" {
+	if fam := c.o.family; fam != "" && raw == "" {
 		// -4, -6: the server's addresses of that family only, for
 		// the control and the data connections.
 		cl.DialContext = func(ctx context.Context, _, addr string) (net.Conn, error) {
@@ -402,7 +406,13 @@ func (c *command) client(u *ftpurl.URL) (*fetch.Client, error) {
 			return d.DialContext(ctx, fam, addr)
 		}
 	}
-	c.clients[raw] = cl
+	// The proxy (SOCKS5, or an HTTP proxy as a tunnel or a gateway)
+	// and active mode: network.go.
+	gw, err := c.setNetwork(cl, raw, from)
+	if err != nil {
+		return nil, err
+	}
+	c.clients[raw], c.gateways[raw] = cl, gw
 	return cl, nil
 }
 

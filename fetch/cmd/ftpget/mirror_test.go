@@ -597,7 +597,6 @@ func TestMirrorFlags(t *testing.T) {
 		{"--newer", url},
 		{"-r", url + "sub"},
 		{"-r", "0-9", "--recursive", url},
-		{"-P", "2", url},
 		{"--mirror", "d", url, url},
 		{"--mirror", "d", "-o", "x", url},
 		{"--mirror", "d", "-O", url},

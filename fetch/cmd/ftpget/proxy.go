@@ -18,7 +18,7 @@ import (
 // else all_proxy (ALL_PROXY). --proxy "" uses none. A host that
 // --noproxy, else no_proxy (NO_PROXY), lists is reached directly.
 //
-// ftpget takes SOCKS5 proxies only (RFC 1928), through
+// ftpget takes SOCKS5 proxies (RFC 1928), through
 // golang.org/x/net/proxy, and every connection goes through the proxy,
 // the control connection and each data connection:
 //
@@ -27,10 +27,12 @@ import (
 //   - socks5h://: the proxy is asked for the host name, and resolves
 //     it.
 //
-// Any other proxy (http://, https://, a proxy without a scheme, which
-// curl takes for http://) is refused before connecting, with exit
-// status 5 (curl's "couldn't resolve proxy", the nearest of its codes
-// for a proxy it cannot use), never ignored.
+// and HTTP proxies (http://, https://, and a proxy without a scheme,
+// which curl takes for http://), as a tunnel (-p) or through the
+// proxy's FTP gateway: see network.go. Any other proxy is refused
+// before connecting, with exit status 5 (curl's "couldn't resolve
+// proxy", the nearest of its codes for a proxy it cannot use), never
+// ignored.
 
 // proxyFor returns the proxy URL for the URL u of the scheme and host
 // given, and where it came from (a flag or a variable's name, for
@@ -122,15 +124,13 @@ func (e *proxyConnectError) Unwrap() error { return e.err }
 func newProxyDialer(raw, from string) (func(ctx context.Context, network, addr string) (net.Conn, error), error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" || u.Host == "" || !strings.Contains(raw, "://") {
-		return nil, &proxySetupError{fmt.Sprintf("%s %s: not a proxy URL: ftpget takes socks5://HOST[:PORT] or socks5h://HOST[:PORT]", from, redactProxy(raw))}
+		return nil, &proxySetupError{fmt.Sprintf("%s %s: not a proxy URL: ftpget takes socks5://, socks5h://, http:// or https://HOST[:PORT]", from, redactProxy(raw))}
 	}
 	scheme := strings.ToLower(u.Scheme)
 	switch scheme {
 	case "socks5", "socks5h":
-	case "http", "https":
-		return nil, &proxySetupError{fmt.Sprintf("%s %s: %v (give --proxy '' to use none)", from, u.Redacted(), notYet("-x http://"))}
 	default:
-		return nil, &proxySetupError{fmt.Sprintf("%s %s: the proxy scheme %q is not supported: ftpget takes socks5:// or socks5h:// proxies", from, u.Redacted(), u.Scheme)}
+		return nil, &proxySetupError{fmt.Sprintf("%s %s: the proxy scheme %q is not supported: ftpget takes socks5://, socks5h://, http:// and https:// proxies (give --proxy '' to use none)", from, u.Redacted(), u.Scheme)}
 	}
 	u.Scheme = scheme
 	name := u.Redacted()

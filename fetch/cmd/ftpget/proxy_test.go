@@ -219,9 +219,9 @@ func TestProxyPrecedence(t *testing.T) {
 	}
 }
 
-// TestUnsupportedProxyIsRefused: an http:// proxy (or one without a
-// scheme, which curl takes for http://, or an unknown scheme) is not
-// silently ignored: ftpget refuses it before connecting, exit 5
+// TestUnsupportedProxyIsRefused: a proxy of a scheme ftpget does not
+// take (socks4, gopher), or no proxy URL at all, is not silently
+// ignored: ftpget refuses it before connecting, exit 5
 // (curl(1): "5 Couldn't resolve proxy"), and says which it took from
 // where. A SOCKS5 proxy that refuses the CONNECT (RFC 1928 §6, REP
 // X'05') is curl's 97, "Proxy handshake error"; one that does not
@@ -232,11 +232,9 @@ func TestUnsupportedProxyIsRefused(t *testing.T) {
 		env  string
 		msg  string
 	}{
-		{[]string{"--proxy", "http://127.0.0.1:3128"}, "", "--proxy http://127.0.0.1:3128: -x http:// (an HTTP proxy; ftpget takes socks5:// and socks5h:// proxies) is not supported by this ftpget yet"},
-		{[]string{"--proxy", "https://u:secret@127.0.0.1:3128"}, "", "--proxy https://u:xxxxx@127.0.0.1:3128: -x http://"},
-		{[]string{"--proxy", "127.0.0.1:3128"}, "", "not a proxy URL"},
-		{[]string{"--proxy", "socks4://127.0.0.1:1080"}, "", `the proxy scheme "socks4" is not supported`},
-		{nil, "http://127.0.0.1:3128", "ftp_proxy http://127.0.0.1:3128: -x http://"},
+		{[]string{"--proxy", "socks4://u:secret@127.0.0.1:1080"}, "", `--proxy socks4://u:xxxxx@127.0.0.1:1080: the proxy scheme "socks4" is not supported`},
+		{[]string{"--proxy", "http://"}, "", "not a proxy URL"},
+		{nil, "gopher://127.0.0.1:70", `ftp_proxy gopher://127.0.0.1:70: the proxy scheme "gopher"`},
 	} {
 		t.Setenv("ftp_proxy", c.env)
 		r := runIn(t, "", append(c.args, ftpURL("text.txt"))...)

@@ -58,17 +58,20 @@ Connection:
       --tls, --ssl-reqd   secure an ftp:// URL with AUTH TLS (RFC 4217)
       --cacert FILE       verify TLS certificates against the PEM FILE
   -k, --insecure          do not verify the server's TLS certificate
-  -x, --proxy URL         through a SOCKS5 proxy: socks5://HOST[:PORT]
-                          (name resolved here) or socks5h:// (by the
-                          proxy); else ftp_proxy or ALL_PROXY; "": none
+  -x, --proxy URL         through a proxy: socks5://HOST[:PORT] (name
+                          resolved here), socks5h:// (by the proxy), or
+                          http:// and https:// (the proxy's FTP gateway;
+                          with -p a CONNECT tunnel); else ftp_proxy or
+                          ALL_PROXY; "": none
       --noproxy LIST      hosts reached without the proxy (as NO_PROXY)
       --method, --ftp-method M   multicwd (default), singlecwd, nocwd
       --absolute          read the path from the root, not the login
                           directory
-  -P, --ftp-port ADDR     active mode: not supported yet
-  -p, --proxytunnel       an HTTP proxy's tunnel: not supported yet
-      --ftp-pasv          passive mode (ftpget's only mode for now)
-      --disable-epsv      PASV without EPSV: not supported yet
+  -P, --ftp-port ADDR     active mode: the server connects to ADDR
+                          (HOST[:PORT[-PORT]], or - for this end's address)
+  -p, --proxytunnel       tunnel every connection through the HTTP proxy
+      --ftp-pasv          passive mode (the default; undoes --ftp-port)
+      --disable-epsv      passive mode by PASV alone
 
 Mirror:
       --mirror DIR URL    copy the tree the directory URL names into DIR:
