@@ -167,7 +167,7 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 		{long: []string{"noproxy"}, set: func(s string) error { o.noProxy, o.noProxySet = s, true; return nil }},
 		{long: []string{"method", "ftp-method"}, set: func(s string) error { return o.method.UnmarshalText([]byte(s)) }},
 		{long: []string{"absolute"}, on: boolean(&o.absolute)},
-		// The networks issue's, not done yet (notyet.go).
+		// Active mode and the proxy's tunnel: network.go.
 		{short: 'P', long: []string{"ftp-port"}, set: func(s string) error {
 			if s == "" {
 				return errors.New(`takes an address, or "-" for the control connection's`)
