@@ -168,8 +168,17 @@ func (c *candidate) rest(g Grammar, s string, authOK bool) *URL {
 // with the result written into *dst, whose Dirs array it reuses. It
 // never writes into a Userinfo: it keeps dst.User when the new userinfo
 // is the same, and otherwise points dst.User at a new one, so that a
-// Userinfo stays immutable whoever shares it.
+// Userinfo stays immutable whoever shares it. The common URL takes
+// parseIntoFast; any other, the parser (parseIntoParser).
 func parseInto(g Grammar, dst *URL, s string) error {
+	if parseIntoFast(g.rules(), dst, s) {
+		return nil
+	}
+	return parseIntoParser(g, dst, s)
+}
+
+// parseIntoParser is parseInto through the parser, for every input.
+func parseIntoParser(g Grammar, dst *URL, s string) error {
 	var p parser // not a composite literal, which Go builds aside and copies
 	p.r, p.s, p.prevHost = g.rules(), s, dst.Host
 	dirs, ui := dst.Dirs, dst.User
