@@ -38,12 +38,15 @@ func cloneURL(u URL) URL {
 }
 
 // sameURL reports how the fields of got differ from want's: every field,
-// Dirs with its nil-ness and capacity, and the User pointer.
+// Dirs with its nil-ness and capacity, and the Userinfo's value.
 func sameURL(want, got *URL) string {
 	var diff []string
-	if want.Scheme != got.Scheme || want.User != got.User || want.Host != got.Host || want.Port != got.Port ||
+	if want.Scheme != got.Scheme || want.Host != got.Host || want.Port != got.Port ||
 		want.Name != got.Name || want.Type != got.Type || want.RawQuery != got.RawQuery || want.Fragment != got.Fragment {
 		diff = append(diff, "fields")
+	}
+	if (want.User == nil) != (got.User == nil) || want.User != nil && *want.User != *got.User {
+		diff = append(diff, "User")
 	}
 	if (want.Dirs == nil) != (got.Dirs == nil) || !slices.Equal(want.Dirs, got.Dirs) || cap(want.Dirs) != cap(got.Dirs) {
 		diff = append(diff, "Dirs")
@@ -59,43 +62,52 @@ func dumpURL(u *URL) string {
 		u.Scheme, u.User, u.Host, u.Port, u.Dirs, cap(u.Dirs), u.Dirs == nil, u.Name, u.Type, u.RawQuery, u.Fragment)
 }
 
-// checkFastPath runs parseIntoFast and the parser on copies of state,
-// and fails unless the fast way, where it answers, gives exactly what
-// the parser gives (every field, the Dirs array reused the same way,
-// no error), and where it declines, leaves the URL as it was and the
-// array's unused part zero. It reports whether the fast way answered.
-func checkFastPath(t *testing.T, g Grammar, s string, state URL) bool {
+// checkFastPath runs ParseInto's way (parseIntoFast, then the parser
+// from where it stopped) and the parser alone on copies of state, and
+// fails unless both give the same URL or the same error: every field,
+// the Dirs array reused the same way and zero past its length, the
+// Userinfo kept or replaced alike; and unless parseIntoFast, where it
+// declines, left every field as it was. It reports whether the fast way
+// read the whole URL, and whether it read the scheme and the authority.
+func checkFastPath(t *testing.T, g Grammar, s string, state URL) (whole, authority bool) {
 	t.Helper()
 	fast, slow := cloneURL(state), cloneURL(state)
-	ok := parseIntoFast(g.rules(), &fast, s)
-	if tail := fast.Dirs[len(fast.Dirs):cap(fast.Dirs)]; slices.ContainsFunc(tail, func(d string) bool { return d != "" }) {
-		t.Fatalf("%v %q: after parseIntoFast (%v) the Dirs array past len holds %q", g, s, ok, tail)
-	}
-	if !ok {
-		// Only the elements of Dirs may have changed: parseIntoParser
-		// overwrites or clears each of them.
+	var rest fastRest
+	whole = parseIntoFast(g.rules(), &fast, s, &rest)
+	var err error
+	if !whole {
 		if len(fast.Dirs) != len(state.Dirs) || cap(fast.Dirs) != cap(state.Dirs) || (fast.Dirs == nil) != (state.Dirs == nil) {
 			t.Fatalf("%v %q: parseIntoFast declined but changed Dirs from len %d cap %d to len %d cap %d", g, s, len(state.Dirs), cap(state.Dirs), len(fast.Dirs), cap(fast.Dirs))
 		}
-		want := state
-		want.Dirs, fast.Dirs = nil, nil
-		if diff := sameURL(&want, &fast); diff != "" {
+		// Only the elements of Dirs may have changed: the parser
+		// overwrites or clears each of them.
+		was, now := state, fast
+		was.Dirs, now.Dirs = nil, nil
+		if diff := sameURL(&was, &now); diff != "" || fast.User != state.User {
 			t.Fatalf("%v %q: parseIntoFast declined but changed the URL: %s", g, s, diff)
 		}
-		return false
+		err = parseIntoParser(g, &fast, s, &rest)
 	}
-	if err := parseIntoParser(g, &slow, s); err != nil {
-		t.Fatalf("%v %q: parseIntoFast accepted what the parser refuses: %v", g, s, err)
+	slowErr := parseIntoParser(g, &slow, s, &fastRest{})
+	switch {
+	case whole && slowErr != nil:
+		t.Fatalf("%v %q: parseIntoFast accepted what the parser refuses: %v", g, s, slowErr)
+	case (err == nil) != (slowErr == nil) || err != nil && err.Error() != slowErr.Error():
+		t.Fatalf("%v %q: from where parseIntoFast stopped (%+v) the parser says %v, from the start %v", g, s, rest, err, slowErr)
 	}
-	if diff := sameURL(&slow, &fast); diff != "" {
-		t.Fatalf("%v %q: parseIntoFast differs from the parser: %s", g, s, diff)
+	if diff := sameURL(&slow, &fast); diff != "" || (fast.User == state.User) != (slow.User == state.User) {
+		t.Fatalf("%v %q: ParseInto's way (whole %v, authority %v) differs from the parser's: %s", g, s, whole, rest.ok, diff)
 	}
-	return true
+	if tail := fast.Dirs[len(fast.Dirs):cap(fast.Dirs)]; slices.ContainsFunc(tail, func(d string) bool { return d != "" }) {
+		t.Fatalf("%v %q: the Dirs array past len holds %q", g, s, tail)
+	}
+	return whole, whole || rest.ok
 }
 
 // FuzzParseIntoFastMatchesParser holds ParseInto's fast way to the
 // parser: on every input, in every grammar, from every state of
-// fastStates, it answers exactly as parseIntoParser or not at all.
+// fastStates, ParseInto's way gives exactly what parseIntoParser gives
+// alone; and splitPathLenient finds what splitPath finds.
 func FuzzParseIntoFastMatchesParser(f *testing.F) {
 	for _, s := range fuzzParseSeeds {
 		f.Add(s)
@@ -115,6 +127,7 @@ func FuzzParseIntoFastMatchesParser(f *testing.F) {
 				checkFastPath(t, g, s, state)
 			}
 		}
+		checkSplitPath(t, s, 0)
 	})
 }
 
@@ -132,51 +145,60 @@ var fastPathTaken = []string{
 	"ftp://h//a//",                                                   // null segments (RFC 1738 §3.2.2)
 	"ftp://h.example./f",                                             // a final dot (RFC 3986)
 	"ftp://my_host-1.example/f",                                      // "_" (every grammar's labels)
-	"ftp://h/" + strings.Repeat("d/", 40) + "f",                      // more directories than the array holds
+	"ftp://h/" + strings.Repeat("d/", 14) + "f",                      // the most directories it splits, more than the parser's array
 }
 
-// fastPathDeclined are URLs that the fast way leaves to the parser,
-// with what makes each one other.
-var fastPathDeclined = []struct{ in, why string }{
-	{"FTP://h/", "the scheme in upper case"},
-	{"ftps://h/", "ftps"},
-	{"ftp://u@h/", "userinfo"},
-	{"ftp://h/a%2Fb", "an escape (RFC 1738 §3.2.2)"},
-	{"ftp://h/f;type=i", "a typecode (2011 draft §3.1)"},
-	{"ftp://h/a;b/c", "a \";\""},
-	{"ftp://h/f?q", "a query"},
-	{"ftp://h/f#x", "a fragment"},
-	{"ftp://h?q", "a query after the host"},
-	{"ftp://[::1]/", "an IP literal"},
-	{"ftp://127.0.0.1/", "a numeric host"},
-	{"ftp://xn--bcher-kva.example/", "an A-label (RFC 5890 §2.3.2.1)"},
-	{"ftp://bücher.example/", "a U-label"},
-	{"ftp://a..b/", "an empty label"},
-	{"ftp:///f", "no host"},
-	{"ftp://h:/f", "an empty port"},
-	{"ftp://h:0/f", "port 0"},
-	{"ftp://h:65536/f", "a port over 65535"},
-	{"ftp://h:2x/f", "a port that is not a number"},
-	{"ftp://h/a b\x00", "a control character"},
-	{"ftp://h/é", "raw UTF-8 (an IRI)"},
-	{"ftp://h:21:22/", "two colons"},
+// fastPathDeclined are URLs that the fast way does not read whole, with
+// what makes each one other; resumes when it reads the scheme and the
+// authority, and the parser goes on from the path segment it stopped in.
+var fastPathDeclined = []struct {
+	in, why string
+	resumes bool
+}{
+	{"FTP://h/", "the scheme in upper case", false},
+	{"ftps://h/", "ftps", false},
+	{"ftp://u@h/", "userinfo", false},
+	{"ftp://[::1]/", "an IP literal", false},
+	{"ftp://127.0.0.1/", "a numeric host", false},
+	{"ftp://xn--bcher-kva.example/", "an A-label (RFC 5890 §2.3.2.1)", false},
+	{"ftp://bücher.example/", "a U-label", false},
+	{"ftp://a..b/", "an empty label", false},
+	{"ftp:///f", "no host", false},
+	{"ftp://h:/f", "an empty port", false},
+	{"ftp://h:0/f", "port 0", false},
+	{"ftp://h:65536/f", "a port over 65535", false},
+	{"ftp://h:2x/f", "a port that is not a number", false},
+	{"ftp://h:21:22/", "two colons", false},
+	{"ftp://h%41/", "an escape in the host", false},
+	{"ftp://h/a%2Fb", "an escape (RFC 1738 §3.2.2)", true},
+	{"ftp://h/d/e/f;type=i", "a typecode (2011 draft §3.1)", true},
+	{"ftp://h/a;b/c", "a \";\"", true},
+	{"ftp://h/f?q", "a query", true},
+	{"ftp://h/f#x", "a fragment", true},
+	{"ftp://h?q", "a query after the host", true},
+	{"ftp://h:21#x", "a fragment after the port", true},
+	{"ftp://h/a/b c\x00", "a control character", true},
+	{"ftp://h/d/é", "raw UTF-8 (an IRI)", true},
+	{"ftp://h/d/%", "a bad escape", true},
+	{"ftp://h/" + strings.Repeat("d/", 15) + "f", "more directories than maxFastDirs", true},
 }
 
-// TestParseIntoFastPath: the fast way takes the common shapes, with the
-// parser's results, and declines every other.
+// TestParseIntoFastPath: the fast way reads the common shapes whole,
+// reads the authority of URLs whose path is other and hands them to the
+// parser, leaves the others to it, and always gives the parser's
+// results.
 func TestParseIntoFastPath(t *testing.T) {
 	for _, g := range []Grammar{Lenient, RFC3986} {
 		for _, s := range fastPathTaken {
-			if !checkFastPath(t, g, s, fastStates()[1]) {
-				t.Errorf("%v %q: the fast way declined it", g, s)
+			if whole, _ := checkFastPath(t, g, s, fastStates()[1]); !whole {
+				t.Errorf("%v %q: the fast way did not read it whole", g, s)
 			}
 		}
-	}
-	for _, g := range allGrammars {
 		for _, c := range fastPathDeclined {
 			for _, state := range fastStates() {
-				if checkFastPath(t, g, c.in, state) {
-					t.Errorf("%v %q (%s): the fast way took it", g, c.in, c.why)
+				whole, authority := checkFastPath(t, g, c.in, state)
+				if whole || authority != c.resumes {
+					t.Errorf("%v %q (%s): the fast way read it whole: %v, its authority: %v; want false, %v", g, c.in, c.why, whole, authority, c.resumes)
 				}
 			}
 		}
@@ -184,31 +206,102 @@ func TestParseIntoFastPath(t *testing.T) {
 	// RFC 1738 and RFC 2396 check hosts more strictly than plainName
 	// (RFC 1738 §5 hostname): the parser reads them all.
 	for _, g := range []Grammar{RFC1738, RFC2396} {
-		if checkFastPath(t, g, "ftp://h.example/a/b", fastStates()[1]) {
-			t.Errorf("%v: the fast way took a URL", g)
+		for _, s := range append(slices.Clone(fastPathTaken), "ftp://h/a%2Fb") {
+			if _, authority := checkFastPath(t, g, s, fastStates()[1]); authority {
+				t.Errorf("%v %q: the fast way read it", g, s)
+			}
 		}
 	}
-	// The zero URL has no array for directories: the parser sizes it.
-	if checkFastPath(t, Lenient, "ftp://h/a/b", URL{}) {
-		t.Error(`Lenient "ftp://h/a/b" into the zero URL: the fast way took it`)
-	}
-	if !checkFastPath(t, Lenient, "ftp://h/b", URL{}) {
-		t.Error(`Lenient "ftp://h/b" into the zero URL: the fast way declined a URL without directories`)
+	// Into the zero URL, which has no array for directories, the fast
+	// way makes one as the parser does (max(directories, 8)); where the
+	// parser reads on, it leaves the array to it.
+	for _, c := range []struct {
+		in               string
+		whole, authority bool
+	}{
+		{"ftp://h/a/b", true, true},
+		{"ftp://h/b", true, true},
+		{"ftp://h/" + strings.Repeat("d/", 12) + "f", true, true},
+		{"ftp://h/a/b%41", false, true},
+		{"ftp://h/a/b;type=i", false, true},
+	} {
+		if whole, authority := checkFastPath(t, Lenient, c.in, URL{}); whole != c.whole || authority != c.authority {
+			t.Errorf("Lenient %q into the zero URL: whole %v, authority %v; want %v, %v", c.in, whole, authority, c.whole, c.authority)
+		}
 	}
 }
 
 // TestParseIntoFastPathTakesFreeBSDCorpus: every URL of the FreeBSD
 // mirror corpus, which the README's ParseInto figure measures, takes the
-// fast way once the URL value has a Dirs array, with the parser's
+// fast way whole once the URL value has a Dirs array, with the parser's
 // results.
 func TestParseIntoFastPathTakesFreeBSDCorpus(t *testing.T) {
 	u := fastStates()[1]
 	for _, s := range readCorpus(t, "testdata/freebsd-mirrors.txt") {
-		if !checkFastPath(t, Lenient, s, u) {
-			t.Errorf("%q: the fast way declined it", s)
+		if whole, _ := checkFastPath(t, Lenient, s, u); !whole {
+			t.Errorf("%q: the fast way did not read it whole", s)
 		}
 		if err := Lenient.ParseInto(&u, s); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestParseIntoFastPathOnMixedCorpus: on the mixed corpus, every URL
+// gives the parser's results through ParseInto's way, from the URL value
+// the one before it left; and the share that the fast way reads whole or
+// hands on after the authority is what docs/performance.md states.
+func TestParseIntoFastPathOnMixedCorpus(t *testing.T) {
+	u := fastStates()[1]
+	urls := readCorpus(t, "testdata/mixed.txt")
+	var whole, authority int
+	for _, s := range urls {
+		w, a := checkFastPath(t, Lenient, s, u)
+		if w {
+			whole++
+		}
+		if a && !w {
+			authority++
+		}
+		if err := Lenient.ParseInto(&u, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("mixed corpus: %d of %d URLs read whole the fast way, %d handed to the parser after the authority", whole, len(urls), authority)
+	if whole != 109 || authority != 97 {
+		t.Errorf("mixed corpus: %d URLs read whole, %d after the authority; docs/performance.md says 109 and 97", whole, authority)
+	}
+}
+
+// checkSplitPath fails unless splitPathLenient, eight bytes a step,
+// finds in s from offset i what splitPath finds a byte at a time with
+// Lenient's class: the same end, as many "/", at the same offsets.
+func checkSplitPath(t *testing.T, s string, i int) {
+	t.Helper()
+	var want, got [maxFastDirs + 1]int32
+	wantEnd, wantN := splitPath(s, i, lenientSeg, &want, 0)
+	gotEnd, gotN := splitPathLenient(s, i, &got)
+	if gotEnd != wantEnd || gotN != wantN || wantN <= maxFastDirs && !slices.Equal(want[:wantN], got[:gotN]) {
+		t.Fatalf("%q from %d: splitPathLenient found end %d, %d slashes %v; splitPath end %d, %d slashes %v",
+			s, i, gotEnd, gotN, got[:min(gotN, len(got))], wantEnd, wantN, want[:min(wantN, len(want))])
+	}
+}
+
+// TestSplitPathLenient: every byte value, at every offset of a word and
+// of the tail, stops splitPathLenient (or not) as it stops splitPath
+// (Lenient's path class, cPathLenient, with "/" splitting segments).
+func TestSplitPathLenient(t *testing.T) {
+	const path = "/pub/FreeBSD/ports/distfiles/" // 29 bytes: three words and a tail
+	for b := 0; b < 256; b++ {
+		for at := 0; at < len(path); at++ {
+			s := []byte(path)
+			s[at] = byte(b)
+			for i := 0; i < 9; i++ {
+				checkSplitPath(t, string(s), i)
+			}
+		}
+	}
+	for _, s := range []string{"", "/", "////////////////////////////////", "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q", "/é/x", "/a b/%41/c"} {
+		checkSplitPath(t, s, 0)
 	}
 }
