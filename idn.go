@@ -17,11 +17,15 @@ import (
 // It is never changed once stored.
 type idnaCacheEntry struct{ host, ascii string }
 
-// idnaCache holds the last names that cachedToASCII converted, one a
-// slot chosen by hash: a crawl or a mirror list names the same few IDN
-// hosts again and again, and IDNA costs more than the rest of a parse.
-// It is bounded (its slots, and names of at most maxCachedHost bytes)
-// and safe for concurrent use (atomic pointers to immutable entries).
+// idnaCache holds the last names that cachedToASCII converted, each in
+// one of two slots that its hash chooses: a crawl or a mirror list
+// names the same few IDN hosts again and again, and IDNA costs more
+// than the rest of a parse. Two choices, so that two names whose first
+// slot is the same both stay, instead of pushing each other out on
+// every call (with one slot, two of 20 names share one in about half
+// the seeds). It is bounded (its slots, and names of at most
+// maxCachedHost bytes) and safe for concurrent use (atomic pointers to
+// immutable entries).
 var (
 	idnaCache     [256]atomic.Pointer[idnaCacheEntry]
 	idnaCacheSeed = maphash.MakeSeed()
@@ -38,12 +42,30 @@ func cachedToASCII(h string) (string, error) {
 	if !idnaCacheOn || len(h) > maxCachedHost {
 		return toASCII(h)
 	}
-	slot := &idnaCache[maphash.String(idnaCacheSeed, h)%uint64(len(idnaCache))]
-	if e := slot.Load(); e != nil && e.host == h {
-		return e.ascii, nil
+	return cachedToASCIIHashed(h, maphash.String(idnaCacheSeed, h))
+}
+
+// cachedToASCIIHashed is cachedToASCII for a name whose hash is sum: its
+// two slots are chosen by the low and the high half of sum. A new name
+// goes to its first slot, or to its second where only the first is
+// taken.
+func cachedToASCIIHashed(h string, sum uint64) (string, error) {
+	first := &idnaCache[uint32(sum)%uint32(len(idnaCache))]
+	second := &idnaCache[uint32(sum>>32)%uint32(len(idnaCache))]
+	e1 := first.Load()
+	if e1 != nil && e1.host == h {
+		return e1.ascii, nil
+	}
+	e2 := second.Load()
+	if e2 != nil && e2.host == h {
+		return e2.ascii, nil
 	}
 	a, err := toASCII(h)
 	if err == nil {
+		slot := first
+		if e1 != nil && e2 == nil {
+			slot = second
+		}
 		// A copy of h, so that the cache keeps no input alive.
 		slot.Store(&idnaCacheEntry{host: strings.Clone(h), ascii: a})
 	}

@@ -316,3 +316,51 @@ func TestIDNACacheGivesToASCIIsAnswer(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestIDNACacheKeepsTwoNamesOfOneSlot: two names whose hashes choose the
+// same first slot both stay in idnaCache (the second in its second
+// slot), so that naming them in turn converts each once, not on every
+// call, whatever seed the process drew.
+func TestIDNACacheKeepsTwoNamesOfOneSlot(t *testing.T) {
+	const first, secondA, secondB = 5, 7, 9
+	saved := make(map[int]*idnaCacheEntry)
+	for _, i := range []int{first, secondA, secondB} {
+		saved[i] = idnaCache[i].Swap(nil)
+	}
+	calls := 0
+	orig := lookupToASCII
+	lookupToASCII = func(s string) (string, error) {
+		calls++
+		return orig(s)
+	}
+	t.Cleanup(func() {
+		lookupToASCII = orig
+		for i, e := range saved {
+			idnaCache[i].Store(e)
+		}
+	})
+	names := []struct {
+		host, want string
+		sum        uint64
+	}{
+		{"bücher.example", "xn--bcher-kva.example", first | secondA<<32},
+		{"müller.example", "xn--mller-kva.example", first | secondB<<32},
+	}
+	for round := range 3 {
+		for _, n := range names {
+			got, err := cachedToASCIIHashed(n.host, n.sum)
+			if err != nil || got != n.want {
+				t.Fatalf("round %d: cachedToASCIIHashed(%q) = %q, %v; want %q", round, n.host, got, err, n.want)
+			}
+		}
+	}
+	if calls != len(names) {
+		t.Errorf("idna converted %d times for 2 names named 3 times each; want 2 (each once)", calls)
+	}
+	if e := idnaCache[secondA].Load(); e != nil {
+		t.Errorf("slot %d holds %q: the first name's second slot should stay empty", secondA, e.host)
+	}
+	if e := idnaCache[secondB].Load(); e == nil || e.host != names[1].host {
+		t.Errorf("slot %d holds %v; want the second name, whose first slot was taken", secondB, e)
+	}
+}

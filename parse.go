@@ -168,8 +168,20 @@ func (c *candidate) rest(g Grammar, s string, authOK bool) *URL {
 // with the result written into *dst, whose Dirs array it reuses. It
 // never writes into a Userinfo: it keeps dst.User when the new userinfo
 // is the same, and otherwise points dst.User at a new one, so that a
-// Userinfo stays immutable whoever shares it.
+// Userinfo stays immutable whoever shares it. The common URL takes
+// parseIntoFast; any other, the parser (parseIntoParser).
 func parseInto(g Grammar, dst *URL, s string) error {
+	var rest fastRest
+	if parseIntoFast(g.rules(), dst, s, &rest) {
+		return nil
+	}
+	return parseIntoParser(g, dst, s, &rest)
+}
+
+// parseIntoParser is parseInto through the parser, for every input:
+// from the start, or, where parseIntoFast read the scheme and the
+// authority (rest.ok), from the path segment it stopped at.
+func parseIntoParser(g Grammar, dst *URL, s string, rest *fastRest) error {
 	var p parser // not a composite literal, which Go builds aside and copies
 	p.r, p.s, p.prevHost = g.rules(), s, dst.Host
 	dirs, ui := dst.Dirs, dst.User
@@ -177,7 +189,17 @@ func parseInto(g Grammar, dst *URL, s string) error {
 		p.moreDirs = dirs[:0]
 	}
 	*dst = URL{}
-	p.pathQueryFragment(dst, p.schemeAuthority(dst))
+	var pathLo int
+	if rest.ok {
+		dst.Scheme, dst.Host, dst.Port = p.r.schemes[0].name, rest.host, rest.port
+		if dirs != nil {
+			p.moreDirs = rest.dirs
+		}
+		p.ndirs, pathLo = len(rest.dirs), rest.lo
+	} else {
+		pathLo = p.schemeAuthority(dst)
+	}
+	p.pathQueryFragment(dst, pathLo)
 	if p.fault.err != nil {
 		if p.moreDirs != nil {
 			dirs = p.moreDirs
