@@ -17,7 +17,10 @@ package main
 // visible under its name, and a failed file leaves no temporary behind
 // or names it. Where a server refuses RNTO onto a file that exists
 // (ProFTPD without AllowOverwrite), the old file is deleted and the new
-// one sent again, and from then on each old file is deleted first.
+// one sent again, and from then on each old file is deleted first. A
+// file whose upload failed for a reason that may pass (the network's,
+// a 4xx reply, or the server holding it short after its 226) is sent
+// once more, whole, and said on standard error.
 //
 // Local symbolic links, FIFOs, devices and sockets are named and
 // skipped, never followed: the walk goes through an os.Root on DIR.
@@ -393,6 +396,13 @@ func (d *deploy) send(j upJob) {
 			n, err = d.put(j, target)
 		}
 	}
+	if err != nil && sendAgain(err) {
+		// Once more, as lftp's and rclone's retries do: Put kept
+		// nothing of the failed try (its temporary file is deleted),
+		// so the file goes again whole, under a new temporary name.
+		d.g.printf("%s: sent again after: %v", quoteName(j.path), err)
+		n, err = d.put(j, target)
+	}
 	if err != nil {
 		d.failure(err, uploadExit(err), quoteName(j.path))
 		return
@@ -408,6 +418,16 @@ func (d *deploy) send(j upJob) {
 
 // put sends the file j to target: to a temporary name in its directory
 // (fetch.WithTempName), proven by SIZE, its time set, then renamed.
+// sendAgain reports whether err, a Put's failure, may pass when the
+// file is sent again: what --retry takes (transient: a timeout, a 4xx
+// reply), the network's failure during STOR (no reply), or the upload
+// found short by SIZE after its 226; never a 5xx refusal, nor a local
+// file's error.
+func sendAgain(err error) bool {
+	var fe *fetch.Error
+	return transient(err) || errors.As(err, &fe) && fe.Code == 0 && (fe.Op == "stor" || fe.Op == "size")
+}
+
 func (d *deploy) put(j upJob, target string) (int64, error) {
 	f, err := d.root.OpenFile(j.path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
