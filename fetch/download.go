@@ -483,7 +483,10 @@ func (d *download) checkHash(x *exchange) error {
 	default:
 		return nil // no way to read the bytes again: SIZE proves them
 	}
-	return x.checkHash(w, d.name, h.Sum(nil))
+	if e := x.checkHash(w, d.name, h.Sum(nil)); e != nil {
+		return e
+	}
+	return nil
 }
 
 // A worker fetches ranges on one session at a time.

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"hash"
 	"hash/crc32"
+	"io"
+	"path"
 	"strconv"
 	"strings"
 
@@ -97,7 +99,10 @@ func (c *Client) Hash(ctx context.Context, rawURL, alg string) ([]byte, error) {
 			return e
 		}
 		_, sum, e = x.hash(st.Arg, alg)
-		return e
+		if e != nil {
+			return e
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -213,7 +218,7 @@ func (x *exchange) hash(name, alg string) (string, []byte, *Error) {
 // hashWith asks the server for the hash of name the way w says.
 func (x *exchange) hashWith(w hashWay, name string) ([]byte, *Error) {
 	a := hashAlgs[w.alg]
-	line := w.verb + " " + name
+	line := w.verb + " " + x.absName(name)
 	if w.verb == "HASH" {
 		feat := x.s.ctl.feat["HASH"]
 		if !selected(feat, a.name) {
@@ -305,9 +310,62 @@ func (x *exchange) checkHash(w hashWay, name string, sum []byte) *Error {
 		return e
 	}
 	if string(got) != string(sum) {
-		e := x.fail("hash", w.verb+" "+name, ErrHashMismatch)
+		e := x.fail("hash", w.verb+" "+x.absName(name), ErrHashMismatch)
 		e.note = hashAlgs[w.alg].name + ": the server has " + hex.EncodeToString(got) + ", the bytes transferred " + hex.EncodeToString(sum)
 		return e
 	}
 	return nil
+}
+
+// An uploadProof is WithChecksum's hash of the bytes an upload sends,
+// and the server's way to compute it; nil where there is none.
+type uploadProof struct {
+	way hashWay
+	h   hash.Hash
+}
+
+// hashUpload returns r, hashed as Put reads it where WithChecksum asks
+// for proof and the server offers a hash of the whole file: in TYPE I
+// (TYPE A stores other bytes than were sent, RFC 959 §3.1.1.1) and from
+// byte 0 (an APPE's file holds bytes Put never read).
+func (x *exchange) hashUpload(r io.Reader) (io.Reader, *uploadProof, *Error) {
+	cfg := x.req.cfg
+	if !cfg.checksum || cfg.offset > 0 || x.s.typ != ftpurl.TypeImage {
+		return r, nil, nil
+	}
+	w, ok, e := x.hashWay("")
+	if e != nil || !ok {
+		return r, nil, e
+	}
+	p := &uploadProof{way: w, h: hashAlgs[w.alg].new()}
+	return io.TeeReader(r, p.h), p, nil
+}
+
+// check compares the server's hash of name with the bytes sent.
+func (p *uploadProof) check(x *exchange, name string) *Error {
+	if p == nil {
+		return nil
+	}
+	return x.checkHash(p.way, name, p.h.Sum(nil))
+}
+
+// absName returns name, a file of the session's working directory, as
+// an absolute path where the session knows where it stands (the login
+// directory, from PWD, and the CWDs since): ftpserverlib 0.25 resolves
+// the name of a hash command from the root, not from the working
+// directory, which an absolute path makes the same. Elsewhere, name.
+func (x *exchange) absName(name string) string {
+	s := x.s
+	if strings.HasPrefix(name, "/") || !s.cwdKnown || s.home == "" || !strings.HasPrefix(s.home, "/") {
+		return name
+	}
+	dir := s.home
+	for _, d := range s.cwdDirs {
+		if strings.HasPrefix(d, "/") {
+			dir = d
+		} else {
+			dir = path.Join(dir, d)
+		}
+	}
+	return path.Join(dir, name)
 }

@@ -144,6 +144,10 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 			return 0, e
 		}
 	}
+	r, proof, e := x.hashUpload(r)
+	if e != nil {
+		return 0, e
+	}
 	line := verb + " " + target
 	// Early: the first bytes go out as soon as the data connection is
 	// made, before the 150 that opens the transfer (on a session whose
@@ -213,6 +217,10 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 		return n, e
 	}
 	if e := x.proveSize(target, off+n, asked, t.asked); e != nil {
+		x.cleanUp(e, target, name)
+		return n, e
+	}
+	if e := proof.check(x, target); e != nil {
 		x.cleanUp(e, target, name)
 		return n, e
 	}
