@@ -443,7 +443,7 @@ func (d *download) prove(n int64) error {
 		d.mu.Unlock()
 		if unproven > 0 {
 			if d.size < 0 || !x.s.ctl.has("SIZE") {
-				return x.fail("size", "", errors.New("the control connection ended before the server confirmed the transfer, and without SIZE (RFC 3659 §4) fetch cannot prove the "+strconv.FormatInt(n, 10)+" bytes that arrived"))
+				return x.fail("size", "", errors.New("the server did not confirm the transfer (its control connection ended, or it failed after the last byte), and without SIZE (RFC 3659 §4) fetch cannot prove the "+strconv.FormatInt(n, 10)+" bytes that arrived"))
 			}
 			line := "SIZE " + d.name
 			rep, e := x.cmd("size", 213, line)
@@ -451,7 +451,7 @@ func (d *download) prove(n int64) error {
 				return e
 			}
 			if got := sizeOf(rep); got != d.size {
-				return x.fail("size", line, errors.New("the control connection ended before the server confirmed the transfer, and the server now holds "+strconv.FormatInt(got, 10)+" bytes, not the "+strconv.FormatInt(d.size, 10)+" that arrived"))
+				return x.fail("size", line, errors.New("the server did not confirm the transfer, and it now holds "+strconv.FormatInt(got, 10)+" bytes, not the "+strconv.FormatInt(d.size, 10)+" that arrived"))
 			}
 		}
 		if d.req.cfg.checksum {
@@ -619,22 +619,23 @@ func (w *worker) fetch(sp *span, t *transfer, tEnd int64) error {
 		case err == nil:
 			continue
 		case err == io.EOF:
-			if !whole && sp.end >= 0 && !d.isDone(sp) {
+			if end := d.spanEnd(sp); !whole && end >= 0 && !d.isDone(sp) {
 				e := w.x.fail("retr", d.line, io.ErrUnexpectedEOF)
 				e.note = "the server ended the transfer before the range's end"
 				e.partial = true
 				return e
 			}
+			d.mu.Lock()
 			if sp.end < 0 {
-				d.mu.Lock()
-				sp.end = sp.pos
-				d.mu.Unlock()
+				sp.end = sp.pos // the file's end, now known
 			}
+			d.mu.Unlock()
 			return nil
-		case t.dataEOF && (whole || d.isDone(sp)):
-			// Every byte of the range came, and the control
-			// connection ended before its reply: a new session
-			// proves the file.
+		case whole || d.isDone(sp):
+			// Every byte of the range came, and the transfer failed
+			// after them (the control connection ended before its
+			// reply, a middlebox that dropped it as idle): a new
+			// session proves the file.
 			d.mu.Lock()
 			d.unproven++
 			d.mu.Unlock()
