@@ -47,12 +47,17 @@ func Download(ctx context.Context, rawURL string, dst io.WriterAt, opts ...Optio
 // lists "RANG STREAM" (ProFTPD), else "REST start" (RFC 3659 §5) and a
 // transfer ended at the range's end (ABOR, RFC 959 §4.1.3, taking each
 // server's answer to it, docs/servers.md), which leaves the session
-// usable for the next request. Sessions are added one at a time, and
-// only while each raises the throughput: a server that caps a host, not
-// a connection, gets no more than two. A session that ends its range
-// takes half of the largest range left, so that all end together.
-// Every byte is written once. A file without a SIZE, or in TYPE A, is
-// one stream.
+// usable for the next request. The sessions log in while the first
+// transfer runs; a second starts its range as soon as it has logged
+// in, and more (as many again: 4, then 8) only while the last ones
+// raised the throughput by at least half of what they would add where
+// each connection is capped, measured over 100 ms: a server that caps
+// a host, not a connection, gets two and no more, and loses nothing.
+// A session that ends its range takes half of the largest range left,
+// so that all end together. Every byte is written once. A file without
+// a SIZE, or in TYPE A, is one stream. The sessions are the Client's:
+// they count against MaxConnsPerHost (2 unless set) and a server's
+// learnt limit, and go back to it idle.
 //
 // A range that fails (the connection breaks, the server refuses it)
 // resumes on another session from its last byte written, up to a few
@@ -96,7 +101,7 @@ func (c *Client) Download(ctx context.Context, rawURL string, dst io.WriterAt, o
 const (
 	// minSplit is the smallest range a split makes: a range is split
 	// in two only where twice this is left.
-	minSplit = 512 << 10
+	minSplit = 256 << 10
 	// maxRangeFailures bounds the failed ranges of one Download, on
 	// top of one per segment.
 	maxRangeFailures = 4
@@ -105,7 +110,7 @@ const (
 // rampProbe is how long Download measures the throughput before and
 // after it adds a session; 0 adds them at once (the tests' choice, to
 // run n sessions on a loopback that no rate caps).
-var rampProbe = 200 * time.Millisecond
+var rampProbe = 100 * time.Millisecond
 
 // A download is one Download: its ranges, the sessions that fetch
 // them, and what proves them.
@@ -177,7 +182,7 @@ func (d *download) run() (int64, error) {
 	d.wg.Add(1)
 	go w.loop(first, t, d.size)
 	if d.splits {
-		d.ramp()
+		d.ramp(w)
 	}
 	d.wg.Wait()
 	return d.finish()
@@ -232,40 +237,129 @@ func (d *download) first(x *exchange) (*transfer, *Error) {
 	return t, nil
 }
 
-// ramp adds sessions, one at a time, up to WithSegments and the
-// Client's cap for the server: each once the one before brings bytes,
-// and only while the last one raised the throughput (by half of what
-// a session more would give where each connection is capped).
-func (d *download) ramp() {
+// ramp adds sessions up to WithSegments and the Client's cap for the
+// server. The sessions log in at once, while the first transfer runs,
+// so that each starts its range as soon as it is wanted. A second
+// session starts as soon as it has logged in, and the first one's
+// throughput until then is the measure: after rampProbe, more sessions
+// start (as many again: 4, then 8) only where the last ones raised the
+// throughput by at least half of what they would add where each
+// connection is capped. A server that caps a host, not a connection,
+// gets two sessions and no more; those not wanted go back to the
+// Client idle.
+func (d *download) ramp(first *worker) {
 	limit := min(d.req.cfg.segments, d.c.hostLimit(d.req.key))
+	var warm []*warmWorker
+	defer func() {
+		for _, ww := range warm {
+			ww.cancel()
+			ww.start <- nil
+		}
+	}()
+	for range limit - 1 {
+		warm = append(warm, d.warmUp())
+	}
+	t0, n0 := time.Now(), first.n.Load()
 	prev := 0.0
-	for k := 1; k < limit; k++ {
-		if rampProbe > 0 {
-			rate, ok := d.measure(rampProbe)
-			if !ok {
+	for have := 1; have < limit; {
+		add := min(have, limit-have)
+		var got []chan struct{}
+		for range add {
+			ww := warm[0]
+			if !d.ready(ww) {
 				return
 			}
-			if k > 1 && rate < prev*(1+0.5/float64(k-1)) {
+			warm = warm[1:]
+			sp := d.next()
+			ww.start <- sp
+			if sp == nil {
 				return
 			}
-			prev = rate
+			got = append(got, ww.got)
 		}
-		sp := d.next()
-		if sp == nil {
-			return
-		}
-		got := make(chan struct{})
-		w := d.newWorker(d.c.newExchange(d.ctx, d.req))
-		w.got = got
-		d.wg.Add(1)
-		go w.loop(sp, nil, -1)
 		if rampProbe == 0 {
+			have += add
 			continue
 		}
-		select {
-		case <-got:
-		case <-d.ctx.Done():
+		for _, g := range got {
+			select {
+			case <-g:
+			case <-d.ctx.Done():
+				return
+			}
+		}
+		if have == 1 {
+			// The first session alone, until the second brought bytes.
+			prev = float64(first.n.Load()-n0) / time.Since(t0).Seconds()
+		}
+		rate, ok := d.measure(rampProbe)
+		if !ok {
 			return
+		}
+		if rate < prev*(1+0.5*float64(add)/float64(have)) {
+			return
+		}
+		have, prev = have+add, rate
+	}
+}
+
+// A warmWorker is a worker logging in ahead of its range.
+type warmWorker struct {
+	*worker
+	ready  chan bool  // the login's outcome
+	start  chan *span // the range to fetch; nil: none, go back idle
+	cancel func()     // ends a login still under way
+}
+
+// warmUp starts a worker that logs in, then waits for its range. Its
+// login runs under a context of its own, which ramp ends where the
+// worker is not wanted; the session it gets runs under d's.
+func (d *download) warmUp() *warmWorker {
+	ctx, cancel := context.WithCancel(d.ctx)
+	x := d.c.newExchange(ctx, d.req)
+	ww := &warmWorker{worker: d.newWorker(x), ready: make(chan bool, 1), start: make(chan *span, 1), cancel: cancel}
+	ww.got = make(chan struct{})
+	d.wg.Add(1)
+	go func() {
+		ok := x.acquire(false) == nil
+		if ok {
+			// The session outlives the login's context.
+			if ok = x.unbind(); ok {
+				x.ctx = d.ctx
+				x.bind(x.s)
+			} else {
+				x.release(false)
+			}
+		}
+		ww.ready <- ok
+		sp := <-ww.start
+		if !ok || sp == nil {
+			if x.s != nil {
+				x.release(true)
+			}
+			ww.signal()
+			d.wg.Done()
+			return
+		}
+		ww.loop(sp, nil, -1)
+	}()
+	return ww
+}
+
+// ready waits for ww's login, within the download; it reports whether
+// ww holds a session.
+func (d *download) ready(ww *warmWorker) bool {
+	for {
+		select {
+		case ok := <-ww.ready:
+			ww.ready <- ok
+			return ok
+		case <-d.ctx.Done():
+			return false
+		case <-time.After(50 * time.Millisecond):
+			if d.allDone() {
+				return false
+			}
 		}
 	}
 }
@@ -494,6 +588,7 @@ type worker struct {
 	d   *download
 	x   *exchange
 	got chan struct{} // closed at the first bytes, or at the end
+	n   atomic.Int64  // the bytes it wrote
 }
 
 func (d *download) newWorker(x *exchange) *worker { return &worker{d: d, x: x} }
@@ -601,6 +696,7 @@ func (w *worker) fetch(sp *span, t *transfer, tEnd int64) error {
 					d.inOrder.Write(buf[:m])
 				}
 				d.written.Add(int64(m))
+				w.n.Add(int64(m))
 				w.signal()
 			}
 			if done {
