@@ -179,6 +179,7 @@ func (d *download) run() (int64, error) {
 		}
 	}
 	w := d.newWorker(x)
+	w.got = make(chan struct{})
 	d.wg.Add(1)
 	go w.loop(first, t, d.size)
 	if d.splits {
@@ -259,6 +260,13 @@ func (d *download) ramp(first *worker) {
 	for range limit - 1 {
 		warm = append(warm, d.warmUp())
 	}
+	// The measure of the first session alone starts at its first
+	// bytes, and lasts half a probe at least.
+	select {
+	case <-first.got:
+	case <-d.ctx.Done():
+		return
+	}
 	t0, n0 := time.Now(), first.n.Load()
 	prev := 0.0
 	for have := 1; have < limit; {
@@ -268,6 +276,11 @@ func (d *download) ramp(first *worker) {
 			ww := warm[0]
 			if !d.ready(ww) {
 				return
+			}
+			if have == 1 && rampProbe > 0 {
+				if wait := rampProbe/2 - time.Since(t0); wait > 0 {
+					time.Sleep(wait)
+				}
 			}
 			warm = warm[1:]
 			sp := d.next()
@@ -585,10 +598,11 @@ func (d *download) checkHash(x *exchange) error {
 
 // A worker fetches ranges on one session at a time.
 type worker struct {
-	d   *download
-	x   *exchange
-	got chan struct{} // closed at the first bytes, or at the end
-	n   atomic.Int64  // the bytes it wrote
+	d       *download
+	x       *exchange
+	got     chan struct{} // closed at the first bytes, or at the end
+	gotOnce sync.Once
+	n       atomic.Int64 // the bytes it wrote
 }
 
 func (d *download) newWorker(x *exchange) *worker { return &worker{d: d, x: x} }
@@ -621,8 +635,7 @@ func (w *worker) loop(sp *span, t *transfer, tEnd int64) {
 
 func (w *worker) signal() {
 	if w.got != nil {
-		close(w.got)
-		w.got = nil
+		w.gotOnce.Do(func() { close(w.got) })
 	}
 }
 

@@ -12,11 +12,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -361,4 +363,86 @@ func TestDownloadRefusesBadInput(t *testing.T) {
 			t.Errorf("Download(%s): %v; want an *Error of Op retr saying %q", tc.url, err, tc.want)
 		}
 	}
+}
+
+// TestDownloadAddsSessionsOnlyWhileTheyHelp: with the ramp as by
+// default (DESIGN: "Segments are added only while they raise the
+// throughput"), vsftpd capped per connection (local_max_rate) gets all
+// 4 sessions, and the run's vsftpd behind a cap on the whole host (one
+// token bucket for every connection) gets 2: the second showed no gain.
+func TestDownloadAddsSessionsOnlyWhileTheyHelp(t *testing.T) {
+	want := segFile(t, "big.bin")[:24<<20]
+	if err := os.WriteFile(filepath.Join(testTree, "seg", "ramp.bin"), want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	capped := startOwnVsftpd(t, vsftpdConf{name: "vsftpd-ramp", extra: "local_max_rate=16000000\n"})
+	plain := need(t, "vsftpd")
+	for _, tc := range []struct {
+		name     string
+		addr     string
+		hostCap  bool
+		sessions int
+	}{
+		{"per-connection cap", capped.addr, false, 4},
+		{"per-host cap", plain.addr, true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var controls []*retrSniffer
+			hc := &hostCap{rate: 16e6}
+			dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+				var c net.Conn
+				var err error
+				if tc.hostCap {
+					c, err = hc.DialContext(ctx, network, addr)
+				} else {
+					var d net.Dialer
+					c, err = d.DialContext(ctx, network, addr)
+				}
+				if err != nil || addr != tc.addr {
+					return c, err
+				}
+				s := &retrSniffer{Conn: c}
+				mu.Lock()
+				controls = append(controls, s)
+				mu.Unlock()
+				return s, nil
+			}
+			c := &fetch.Client{MaxConnsPerHost: 4, StallTimeout: 20 * time.Second, DialContext: dial}
+			defer c.CloseIdleConnections()
+			m := newMemFile(len(want))
+			start := time.Now()
+			n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+tc.addr+"/seg/ramp.bin", m, fetch.WithSegments(4))
+			if err != nil || n != int64(len(want)) {
+				t.Fatalf("Download: %d, %v", n, err)
+			}
+			m.check(t, want)
+			mu.Lock()
+			defer mu.Unlock()
+			fetched := 0
+			for _, s := range controls {
+				if s.retr.Load() {
+					fetched++
+				}
+			}
+			if fetched != tc.sessions {
+				t.Errorf("%d sessions fetched ranges (of %d logged in); want %d", fetched, len(controls), tc.sessions)
+			}
+			t.Logf("%d of %d sessions fetched ranges, %v", fetched, len(controls), time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// A retrSniffer is a control connection that notes whether a RETR went
+// out on it.
+type retrSniffer struct {
+	net.Conn
+	retr atomic.Bool
+}
+
+func (s *retrSniffer) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte("RETR ")) {
+		s.retr.Store(true)
+	}
+	return s.Conn.Write(p)
 }
