@@ -11,7 +11,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -164,4 +167,99 @@ func TestDownloadOutlivesItsControlConnectionOnVsftpd(t *testing.T) {
 		t.Errorf("%d data connections; want 1: the file is not fetched again", got)
 	}
 	t.Logf("64 MiB in %v, the control connection dropped after 300 ms", time.Since(start).Round(time.Millisecond))
+}
+
+// dropAfterStore is a STOR that stores what arrives (up to keep bytes
+// when keep > 0), closes the data connection, and closes the control
+// connection without its 226: the reply a middlebox lost.
+func dropAfterStore(st *store, keep int) handler {
+	return func(c *fconn, arg string) {
+		d := c.data()
+		if d == nil {
+			return
+		}
+		c.send("150 Ok to send data")
+		b, _ := io.ReadAll(d)
+		d.Close()
+		if keep > 0 && len(b) > keep {
+			b = b[:keep]
+		}
+		st.mu.Lock()
+		st.files[arg] = b
+		st.mu.Unlock()
+		c.hangup()
+	}
+}
+
+// TestPutOutlivesItsControlConnection: the control connection ends
+// once the data went, before the 226; a new session proves the upload
+// by SIZE (and, WithTempName, renames it): Put succeeds with one STOR.
+// Where the server holds fewer bytes, Put fails with Op "size", and
+// sends nothing again.
+func TestPutOutlivesItsControlConnection(t *testing.T) {
+	body := strings.Repeat("outlive ", 10000)
+	for _, tc := range []struct {
+		name string
+		opts []fetch.Option
+		keep int
+	}{
+		{"whole", nil, 0},
+		{"whole, WithTempName", []fetch.Option{fetch.WithTempName()}, 0},
+		{"short", nil, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			noLeaks(t)
+			st := newStore()
+			f := newFake(t, st.script().with(script{"STOR": dropAfterStore(st, tc.keep)}))
+			n, err := put(t, testClient(t), f.url("f.bin"), strings.NewReader(body), tc.opts...)
+			stors := 0
+			for _, cmd := range f.commands() {
+				if strings.HasPrefix(cmd, "STOR ") {
+					stors++
+				}
+			}
+			if stors != 1 || f.dialCount() != 2 {
+				t.Errorf("%d STOR on %d sessions; want 1 on 2 (the upload, then the proof)", stors, f.dialCount())
+			}
+			if tc.keep > 0 {
+				if e := asError(t, err); e.Op != "size" || !strings.Contains(err.Error(), "holds 1000 bytes") {
+					t.Errorf("Put: %v; want Op size, the server holding 1000 bytes", err)
+				}
+				return
+			}
+			if b, _ := st.get("f.bin"); err != nil || n != int64(len(body)) || string(b) != body {
+				t.Errorf("Put: %d, %v; the server holds %d bytes as f.bin (names %q)", n, err, len(b), st.names())
+			}
+		})
+	}
+}
+
+// TestPutOutlivesItsControlConnectionOnVsftpd: 64 MiB up to vsftpd
+// capped at 32 MB/s a connection; 300 ms in, the control connection is
+// dropped on fetch's side. The upload goes on, SIZE on a new session
+// proves it, and it is sent once.
+func TestPutOutlivesItsControlConnectionOnVsftpd(t *testing.T) {
+	inst := startOwnVsftpd(t, vsftpdConf{name: "vsftpd-outlive-put", extra: "local_max_rate=32000000\n"})
+	want := segFile(t, "big.bin")
+	dir, err := os.MkdirTemp(testTree, "outlive-put-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	dc := &dropControl{addr: inst.addr, delay: 300 * time.Millisecond}
+	c := &fetch.Client{DialContext: dc.DialContext, StallTimeout: 20 * time.Second}
+	defer c.CloseIdleConnections()
+	n, err := c.Put(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+inst.addr+"/"+filepath.Base(dir)+"/up.bin", bytes.NewReader(want))
+	if err != nil || n != int64(len(want)) {
+		t.Fatalf("Put: %d, %v; want %d, nil", n, err, len(want))
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "up.bin"))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the server holds %d bytes, %v; want the %d sent", len(got), err, len(want))
+	}
+	if d := dc.data.Load(); d != 1 {
+		t.Errorf("%d data connections; want 1: the upload is not sent again", d)
+	}
 }
