@@ -132,15 +132,14 @@ type download struct {
 	written atomic.Int64
 	inOrder hash.Hash // WithChecksum, one stream from byte 0: the bytes as they arrive
 
-	mu        sync.Mutex
-	spans     []*span
-	splits    bool  // ranges may be split: n > 1, size known, TYPE I
-	failures  int   // failed ranges
-	last      error // the last range's failure
-	err       error // what ends the download
-	unproven  int   // ranges whose transfer's end no control connection confirmed
-	wg        sync.WaitGroup
-	workerGot chan struct{} // a new worker's first bytes (or its end)
+	mu       sync.Mutex
+	spans    []*span
+	splits   bool  // ranges may be split: n > 1, size known, TYPE I
+	failures int   // failed ranges
+	last     error // the last range's failure
+	err      error // what ends the download
+	unproven int   // ranges whose transfer's end no control connection confirmed
+	wg       sync.WaitGroup
 }
 
 // A span is one range of the file: pos is the next byte to write, end
@@ -172,7 +171,7 @@ func (d *download) run() (int64, error) {
 	}
 	first := &span{pos: d.off, end: d.size, busy: true}
 	d.spans = []*span{first}
-	d.splits = d.req.cfg.segments > 1 && d.size >= 0 && d.typ == ftpurl.TypeImage
+	d.splits = d.req.cfg.segments > 1 && d.size-d.off >= 2*minSplit && d.typ == ftpurl.TypeImage
 	if d.req.cfg.checksum && !d.splits && d.off == 0 {
 		if _, ok := d.dst.(io.ReaderAt); !ok {
 			d.inOrder = d.newHash(x)
@@ -476,15 +475,18 @@ func (d *download) fail(err error) {
 	d.cancel()
 }
 
-// failed notes that a worker's range failed with err; after too many,
-// the download fails with it. It reports whether the range may be
-// tried again.
-func (d *download) failed(sp *span, err error) bool {
+// failed notes that a worker's range failed with err, after bytes of
+// it came where progressed; after too many failures, or a refusal
+// (5xx, RFC 959 §4.2: permanent) before any byte, the download fails
+// with it. It reports whether the range may be tried again.
+func (d *download) failed(sp *span, err error, progressed bool) bool {
+	var e *Error
+	refused := !progressed && errors.As(err, &e) && e.Code >= 500 && e.Code < 600
 	d.mu.Lock()
 	sp.busy = false
 	d.failures++
 	d.last = err
-	over := d.failures > maxRangeFailures+max(d.req.cfg.segments, 1) || d.typ != ftpurl.TypeImage || d.ctx.Err() != nil
+	over := refused || d.failures > maxRangeFailures+max(d.req.cfg.segments, 1) || d.typ != ftpurl.TypeImage || d.ctx.Err() != nil
 	d.mu.Unlock()
 	if over {
 		d.fail(err)
@@ -620,11 +622,12 @@ func (w *worker) loop(sp *span, t *transfer, tEnd int64) {
 		}
 	}()
 	for sp != nil {
+		n0 := w.n.Load()
 		if err := w.fetch(sp, t, tEnd); err != nil {
 			if w.x.s != nil {
 				w.x.release(false)
 			}
-			if !d.failed(sp, err) {
+			if !d.failed(sp, err, w.n.Load() > n0) {
 				return
 			}
 		}

@@ -135,7 +135,7 @@ func TestDownloadSegmentsOnServers(t *testing.T) {
 						}
 					}
 					fn.mu.Unlock()
-					if want := min(n, max(1, len(want)/(1<<20))); sessions < want {
+					if want := min(n, max(1, len(want)/(1<<20))); sessions != want {
 						t.Errorf("%s, %d segments: %d sessions, want %d", file, n, sessions, want)
 					}
 					t.Logf("%s, %d segments: %d sessions, %v", file, n, sessions, time.Since(start).Round(time.Millisecond))
@@ -181,10 +181,10 @@ func sessionsInStep(t *testing.T, c *fetch.Client, rawURL string, want []byte, n
 	}
 }
 
-// TestDownloadResumesAFailedRange: the data connection of one range is
-// reset after 3 MiB; the range resumes on another session from where
-// it stopped, and the file is whole, each byte written once, on the
-// five servers.
+// TestDownloadResumesAFailedRange: the first range's data connection
+// is reset after 3 MiB; the range resumes on another session from
+// where it stopped, and the file is whole, each byte written once, on
+// the five servers.
 func TestDownloadResumesAFailedRange(t *testing.T) {
 	defer fetch.SetRampProbe(0)()
 	want := segFile(t, "big.bin")
@@ -198,7 +198,7 @@ func TestDownloadResumesAFailedRange(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				if l.addr != s.addr {
-					if data++; data == 2 {
+					if data++; data == 1 {
 						l.resetAt = 3 << 20
 					}
 				}
@@ -213,7 +213,7 @@ func TestDownloadResumesAFailedRange(t *testing.T) {
 			m.check(t, want)
 			mu.Lock()
 			defer mu.Unlock()
-			if data < 3 {
+			if data < 2 {
 				t.Errorf("%d data connections: the reset range was not fetched again", data)
 			}
 		})
@@ -445,4 +445,25 @@ func (s *retrSniffer) Write(p []byte) (int, error) {
 		s.retr.Store(true)
 	}
 	return s.Conn.Write(p)
+}
+
+// TestDownloadRefusalIsNotRetried: a RETR refused with 550 after its
+// 150, before any byte (ftpserverlib's answer for a directory), fails
+// Download at once (RFC 959 §4.2: a 5xx is permanent): one RETR.
+func TestDownloadRefusalIsNotRetried(t *testing.T) {
+	noLeaks(t)
+	f := newFake(t, script{
+		"SIZE": say("213 5000"),
+		"RETR": transfer("", "150 Opening BINARY mode data connection", "550 Is a directory"),
+	})
+	_, err := testClient(t).Download(context.Background(), f.url("d"), newMemFile(5000), fetch.WithSegments(4))
+	retrs := 0
+	for _, cmd := range f.commands() {
+		if strings.HasPrefix(cmd, "RETR") {
+			retrs++
+		}
+	}
+	if fe := asError(t, err); fe.Code != 550 || retrs != 1 {
+		t.Errorf("Download: %v after %d RETR; want the 550 after one", err, retrs)
+	}
 }
