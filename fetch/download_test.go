@@ -150,14 +150,14 @@ func TestDownloadSegmentsOnServers(t *testing.T) {
 // sessionsInStep opens n files at once on c, holding each open until
 // all are, so that every idle session serves one, and reads each
 // whole.
-func sessionsInStep(t *testing.T, c *fetch.Client, rawURL string, want []byte, n int) {
+func sessionsInStep(t *testing.T, c *fetch.Client, rawURL string, want []byte, n int, opts ...fetch.Option) {
 	t.Helper()
 	var opened, wg sync.WaitGroup
 	opened.Add(n)
 	errs := make(chan error, n)
 	for range n {
 		wg.Go(func() {
-			resp, err := c.Open(context.Background(), rawURL)
+			resp, err := c.Open(context.Background(), rawURL, opts...)
 			opened.Done()
 			if err != nil {
 				errs <- err
@@ -465,5 +465,28 @@ func TestDownloadRefusalIsNotRetried(t *testing.T) {
 	}
 	if fe := asError(t, err); fe.Code != 550 || retrs != 1 {
 		t.Errorf("Download: %v after %d RETR; want the 550 after one", err, retrs)
+	}
+}
+
+// TestDownloadSegmentsOverTLS: 64 MiB with 4 segments over explicit TLS
+// (RFC 4217) on the five servers, each session with its own TLS
+// session for its data connections (vsftpd and ProFTPD require their
+// reuse), byte for byte.
+func TestDownloadSegmentsOverTLS(t *testing.T) {
+	defer fetch.SetRampProbe(0)()
+	want := segFile(t, "big.bin")
+	for _, name := range serverNames {
+		t.Run(name, func(t *testing.T) {
+			s := needTLS(t, name)
+			c := &fetch.Client{MaxConnsPerHost: 4, StallTimeout: 20 * time.Second, TLSConfig: testTLSConfig()}
+			defer c.CloseIdleConnections()
+			m := newMemFile(len(want))
+			n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+s.explicitAddr+"/seg/big.bin", m, fetch.WithSegments(4), fetch.WithTLS())
+			if err != nil || n != int64(len(want)) {
+				t.Fatalf("Download: %d, %v; want %d, nil", n, err, len(want))
+			}
+			m.check(t, want)
+			sessionsInStep(t, c, "ftp://"+testUser+":"+testPassword+"@"+s.explicitAddr+"/seg/one.bin", segFile(t, "one.bin"), 4, fetch.WithTLS())
+		})
 	}
 }
