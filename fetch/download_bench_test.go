@@ -61,10 +61,10 @@ func BenchmarkDownloadSegments(b *testing.B) {
 	rate := envInt(benchRateEnv, 10_000_000)
 	size := mib << 20
 	need(b, "vsftpd")
-	src := filepath.Join(testTree, "seg", "bench.bin")
+	src := filepath.Join(testTree, "bench", "seg", "bench.bin")
 	want := benchFile(b, src, size)
 	url := func(addr string) string {
-		return "ftp://" + testUser + ":" + testPassword + "@" + addr + "/seg/bench.bin"
+		return "ftp://" + testUser + ":" + testPassword + "@" + addr + "/bench/seg/bench.bin"
 	}
 	out := filepath.Join(b.TempDir(), "out.bin")
 	download := func(c *fetch.Client, rawURL string, n int) func() error {

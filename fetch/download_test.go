@@ -71,8 +71,8 @@ func (m *memFile) check(t *testing.T, want []byte) {
 }
 
 // segFiles are the files of the Download tests, made once in the run's
-// tree under seg/: random bytes, so that a byte at the wrong place
-// shows.
+// tree under bench/seg/ (the tree's top is listed name by name):
+// random bytes, so that a byte at the wrong place shows.
 var (
 	segOnce  sync.Once
 	segErr   error
@@ -86,7 +86,7 @@ func segFile(t *testing.T, name string) []byte {
 		for name, size := range map[string]int{"empty.bin": 0, "one.bin": 1, "big.bin": 64 << 20} {
 			b := make([]byte, size)
 			_, _ = r.Read(b)
-			p := filepath.Join(testTree, "seg", name)
+			p := filepath.Join(testTree, "bench", "seg", name)
 			if segErr = os.MkdirAll(filepath.Dir(p), 0o755); segErr != nil {
 				return
 			}
@@ -112,7 +112,7 @@ func TestDownloadSegmentsOnServers(t *testing.T) {
 	for _, name := range serverNames {
 		t.Run(name, func(t *testing.T) {
 			s := need(t, name)
-			base := "ftp://" + testUser + ":" + testPassword + "@" + s.addr + "/seg/"
+			base := "ftp://" + testUser + ":" + testPassword + "@" + s.addr + "/bench/seg/"
 			for _, file := range []string{"empty.bin", "one.bin", "big.bin"} {
 				want := segFile(t, file)
 				for _, n := range []int{1, 4, 8} {
@@ -206,7 +206,7 @@ func TestDownloadResumesAFailedRange(t *testing.T) {
 			c := &fetch.Client{DialContext: fn.DialContext, MaxConnsPerHost: 4, StallTimeout: 20 * time.Second}
 			defer c.CloseIdleConnections()
 			m := newMemFile(len(want))
-			got, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+s.addr+"/seg/big.bin", m, fetch.WithSegments(4))
+			got, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+s.addr+"/bench/seg/big.bin", m, fetch.WithSegments(4))
 			if err != nil || got != int64(len(want)) {
 				t.Fatalf("Download: %d, %v; want %d, nil", got, err, len(want))
 			}
@@ -372,7 +372,7 @@ func TestDownloadRefusesBadInput(t *testing.T) {
 // token bucket for every connection) gets 2: the second showed no gain.
 func TestDownloadAddsSessionsOnlyWhileTheyHelp(t *testing.T) {
 	want := segFile(t, "big.bin")[:24<<20]
-	if err := os.WriteFile(filepath.Join(testTree, "seg", "ramp.bin"), want, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(testTree, "bench", "seg", "ramp.bin"), want, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	capped := startOwnVsftpd(t, vsftpdConf{name: "vsftpd-ramp", extra: "local_max_rate=16000000\n"})
@@ -412,7 +412,7 @@ func TestDownloadAddsSessionsOnlyWhileTheyHelp(t *testing.T) {
 			defer c.CloseIdleConnections()
 			m := newMemFile(len(want))
 			start := time.Now()
-			n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+tc.addr+"/seg/ramp.bin", m, fetch.WithSegments(4))
+			n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+tc.addr+"/bench/seg/ramp.bin", m, fetch.WithSegments(4))
 			if err != nil || n != int64(len(want)) {
 				t.Fatalf("Download: %d, %v", n, err)
 			}
@@ -481,12 +481,36 @@ func TestDownloadSegmentsOverTLS(t *testing.T) {
 			c := &fetch.Client{MaxConnsPerHost: 4, StallTimeout: 20 * time.Second, TLSConfig: testTLSConfig()}
 			defer c.CloseIdleConnections()
 			m := newMemFile(len(want))
-			n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+s.explicitAddr+"/seg/big.bin", m, fetch.WithSegments(4), fetch.WithTLS())
+			n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+s.explicitAddr+"/bench/seg/big.bin", m, fetch.WithSegments(4), fetch.WithTLS())
 			if err != nil || n != int64(len(want)) {
 				t.Fatalf("Download: %d, %v; want %d, nil", n, err, len(want))
 			}
 			m.check(t, want)
-			sessionsInStep(t, c, "ftp://"+testUser+":"+testPassword+"@"+s.explicitAddr+"/seg/one.bin", segFile(t, "one.bin"), 4, fetch.WithTLS())
+			sessionsInStep(t, c, "ftp://"+testUser+":"+testPassword+"@"+s.explicitAddr+"/bench/seg/one.bin", segFile(t, "one.bin"), 4, fetch.WithTLS())
 		})
+	}
+}
+
+// TestDownloadWithoutSizeIsOneStream: a server with no SIZE in FEAT
+// (RFC 3659 §4) and no "(N bytes)" in its 150 gives no size to split:
+// WithSegments(4) fetches one stream, on one session, to the 226.
+func TestDownloadWithoutSizeIsOneStream(t *testing.T) {
+	defer fetch.SetRampProbe(0)()
+	noLeaks(t)
+	body := bytes.Repeat([]byte("no size "), 256<<10) // 2 MiB
+	f := newFake(t, script{
+		"FEAT": say("211-Features:", " REST STREAM", "211 End"),
+		"RETR": transfer(string(body), "150 Opening BINARY mode data connection", "226 Transfer complete"),
+	})
+	c := &fetch.Client{MaxConnsPerHost: 4, StallTimeout: 10 * time.Second}
+	defer c.CloseIdleConnections()
+	m := newMemFile(len(body))
+	n, err := c.Download(context.Background(), f.url("f"), m, fetch.WithSegments(4))
+	if err != nil || n != int64(len(body)) {
+		t.Fatalf("Download: %d, %v; want %d, nil", n, err, len(body))
+	}
+	m.check(t, body)
+	if f.dialCount() != 1 || f.received("REST") || f.received("SIZE") {
+		t.Errorf("%d sessions, commands %q; want one stream on one session, no SIZE, no REST", f.dialCount(), f.commands())
 	}
 }

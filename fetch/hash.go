@@ -57,9 +57,10 @@ var hashAlgs = []struct {
 // the transfer as without the option (RFC 3659 §4), and no error says
 // so. A hash costs the server a read of the whole file, so it is not
 // asked for by default (as rsync's --checksum). Download hashes what it
-// wrote by reading it back where dst is an io.ReaderAt (an *os.File),
-// else as the bytes arrive when one stream from byte 0 brings them in
-// order; with neither, SIZE alone proves it.
+// wrote by reading it back where dst is an io.ReaderAt (an *os.File
+// opened for reading too, as os.Create does: a failed read back fails
+// the Download), else as the bytes arrive when one stream from byte 0
+// brings them in order; with neither, SIZE alone proves it.
 func WithChecksum() Option {
 	return func(c *config) { c.checksum = true }
 }

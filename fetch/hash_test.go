@@ -89,14 +89,14 @@ LoadModule mod_digest.c
 // older XSHA256, XSHA1, XMD5, XCRC), and "" the strongest.
 func TestHashOnServersThatOfferIt(t *testing.T) {
 	want := segFile(t, "big.bin")[:1<<20]
-	if err := os.WriteFile(filepath.Join(testTree, "seg", "hash.bin"), want, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(testTree, "bench", "seg", "hash.bin"), want, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for name, addr := range hashServers(t) {
 		t.Run(name, func(t *testing.T) {
 			c := &fetch.Client{StallTimeout: 20 * time.Second}
 			defer c.CloseIdleConnections()
-			url := "ftp://" + testUser + ":" + testPassword + "@" + addr + "/seg/hash.bin"
+			url := "ftp://" + testUser + ":" + testPassword + "@" + addr + "/bench/seg/hash.bin"
 			for _, alg := range []string{"SHA-256", "SHA-512", "SHA-1", "MD5", "CRC32", ""} {
 				got, err := c.Hash(context.Background(), url, alg)
 				wantSum := localHash(alg, want)

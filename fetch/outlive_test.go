@@ -158,7 +158,7 @@ func TestDownloadOutlivesItsControlConnectionOnVsftpd(t *testing.T) {
 	defer c.CloseIdleConnections()
 	m := newMemFile(len(want))
 	start := time.Now()
-	n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+inst.addr+"/seg/big.bin", m)
+	n, err := c.Download(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+inst.addr+"/bench/seg/big.bin", m)
 	if err != nil || n != int64(len(want)) {
 		t.Fatalf("Download: %d, %v; want %d, nil", n, err, len(want))
 	}
@@ -241,7 +241,7 @@ func TestPutOutlivesItsControlConnection(t *testing.T) {
 func TestPutOutlivesItsControlConnectionOnVsftpd(t *testing.T) {
 	inst := startOwnVsftpd(t, vsftpdConf{name: "vsftpd-outlive-put", extra: "local_max_rate=32000000\n"})
 	want := segFile(t, "big.bin")
-	dir, err := os.MkdirTemp(testTree, "outlive-put-")
+	dir, err := os.MkdirTemp(filepath.Join(testTree, "bench"), "outlive-put-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestPutOutlivesItsControlConnectionOnVsftpd(t *testing.T) {
 	dc := &dropControl{addr: inst.addr, delay: 300 * time.Millisecond}
 	c := &fetch.Client{DialContext: dc.DialContext, StallTimeout: 20 * time.Second}
 	defer c.CloseIdleConnections()
-	n, err := c.Put(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+inst.addr+"/"+filepath.Base(dir)+"/up.bin", bytes.NewReader(want))
+	n, err := c.Put(context.Background(), "ftp://"+testUser+":"+testPassword+"@"+inst.addr+"/bench/"+filepath.Base(dir)+"/up.bin", bytes.NewReader(want))
 	if err != nil || n != int64(len(want)) {
 		t.Fatalf("Put: %d, %v; want %d, nil", n, err, len(want))
 	}

@@ -19,7 +19,8 @@ import (
 )
 
 // cappedServer serves tree with ftpserverlib, each read of a file
-// taking 2 ms for at most 64 KiB (a cap of about 32 MB/s a connection),
+// taking 8 ms for at most 64 KiB (a cap of about 8 MB/s a connection,
+// which a client under the race detector still outruns),
 // with its hash commands on (computed on the true file). It counts the
 // files open at once, the most in maxOpen; with flip, byte 1000 of
 // what RETR sends is flipped.
@@ -117,7 +118,7 @@ func (f *cappedFile) Seek(off int64, whence int) (int64, error) {
 }
 
 func (f *cappedFile) Read(b []byte) (int, error) {
-	time.Sleep(2 * time.Millisecond)
+	time.Sleep(8 * time.Millisecond)
 	n, err := f.File.Read(b[:min(len(b), 64<<10)])
 	if f.cs.flip && f.pos <= 1000 && 1000 < f.pos+int64(n) {
 		b[1000-f.pos] ^= 0xff
@@ -133,12 +134,13 @@ func (f *cappedFile) Close() error {
 	return f.File.Close()
 }
 
-// segTree makes a tree with a 16 MiB file of random bytes, big.bin,
+// segTree makes a tree with an 8 MiB file of random bytes, big.bin (as
+// large as a mirror fetches in segments),
 // and a small one, small.txt; it returns the tree and big.bin's bytes.
 func segTree(t *testing.T) (string, []byte) {
 	t.Helper()
 	tree := t.TempDir()
-	big := make([]byte, 16<<20)
+	big := make([]byte, segmentedMin)
 	_, _ = rand.NewChaCha8([32]byte{5}).Read(big)
 	writeFile(t, filepath.Join(tree, "big.bin"), big, 0o644)
 	writeFile(t, filepath.Join(tree, "small.txt"), []byte(textFile), 0o644)
