@@ -41,7 +41,8 @@ func envInt(name string, def int) int {
 //     with one stream, by Download WithSegments(4) (the sessions added
 //     as the throughput rises, as by default), and by
 //     lftp -c 'pget -n 4', interleaved, each copy checked byte for
-//     byte (SHA-256 against the file). The contract: 4 segments at
+//     byte (SHA-256 against the file); aria2c -x 4 beside them, for
+//     information, where it is installed. The contract: 4 segments at
 //     least 3.5x one stream, and at least as fast as lftp.
 //   - per-host: the run's vsftpd (no cap of its own) behind a cap of
 //     the same rate on the whole host (every connection's bytes through
@@ -95,6 +96,21 @@ func BenchmarkDownloadSegments(b *testing.B) {
 		runs = append(runs,
 			func() { oneT += timeIt(b, download(c, url(inst.addr), 1)) },
 			func() { fourT += timeIt(b, download(c, url(inst.addr), 4)) })
+		aria2c, ariaErr := exec.LookPath("aria2c")
+		var ariaT time.Duration
+		if ariaErr == nil {
+			runs = append(runs, func() {
+				ariaT += timeIt(b, func() error {
+					os.Remove(out)
+					o, err := exec.Command(aria2c, "-q", "-x", "4", "-s", "4", "--file-allocation=none", "--allow-overwrite=true",
+						"-d", filepath.Dir(out), "-o", filepath.Base(out), url(inst.addr)).CombinedOutput()
+					if err != nil {
+						return fmt.Errorf("aria2c: %v: %s", err, o)
+					}
+					return sameFile(out, want)
+				})
+			})
+		}
 		if lftpErr == nil {
 			runs = append(runs, func() {
 				lftpT += timeIt(b, func() error {
@@ -114,6 +130,10 @@ func BenchmarkDownloadSegments(b *testing.B) {
 		b.ReportMetric(n/oneT.Seconds(), "1-stream-MB/s")
 		b.ReportMetric(n/fourT.Seconds(), "4-segments-MB/s")
 		b.ReportMetric(oneT.Seconds()/fourT.Seconds(), "4-segments/1-stream")
+		if ariaErr == nil {
+			// For information: no contract.
+			b.ReportMetric(n/ariaT.Seconds(), "aria2c-x4-MB/s")
+		}
 		if oneT.Seconds()/fourT.Seconds() < 3.5 {
 			b.Errorf("4 segments %.2fx one stream; DESIGN wants at least 3.5x", oneT.Seconds()/fourT.Seconds())
 		}
