@@ -47,9 +47,10 @@ func Download(ctx context.Context, rawURL string, dst io.WriterAt, opts ...Optio
 // lists "RANG STREAM" (ProFTPD), else "REST start" (RFC 3659 §5) and a
 // transfer ended at the range's end (ABOR, RFC 959 §4.1.3, taking each
 // server's answer to it, docs/servers.md), which leaves the session
-// usable for the next request. The sessions log in while the first
-// transfer runs; a second starts its range as soon as it has logged
-// in, and more (as many again: 4, then 8) only while the last ones
+// usable for the next request. The sessions log in beside the first
+// one (and go back to the Client idle where the file is too small to
+// split); a second starts its range as soon as the first brings bytes,
+// and more (as many again: 4, then 8) only while the last ones
 // raised the throughput by at least half of what they would add where
 // each connection is capped, measured over 100 ms: a server that caps
 // a host, not a connection, gets two and no more, and loses nothing.
@@ -156,9 +157,19 @@ func (sp *span) done() bool { return sp.end >= 0 && sp.pos >= sp.end }
 // run opens the first transfer (with SIZE), then reads it and, with
 // WithSegments, adds sessions while they help.
 func (d *download) run() (int64, error) {
+	var warm []*warmWorker
 	x := d.c.newExchange(d.ctx, d.req)
 	var t *transfer
 	err := x.run(func() error {
+		if warm == nil && d.req.cfg.segments > 1 && d.typ0() {
+			// WithSegments' sessions log in beside the first one,
+			// once it holds its own (a server's limit would leave
+			// the first waiting for them), so that they are ready
+			// when its first bytes come.
+			for range min(d.req.cfg.segments, d.c.hostLimit(d.req.key)) - 1 {
+				warm = append(warm, d.warmUp())
+			}
+		}
 		var e *Error
 		if t, e = d.first(x); e != nil {
 			return e
@@ -167,6 +178,8 @@ func (d *download) run() (int64, error) {
 		return nil
 	})
 	if err != nil {
+		idle(warm)
+		d.wg.Wait()
 		return 0, err
 	}
 	first := &span{pos: d.off, end: d.size, busy: true}
@@ -182,7 +195,9 @@ func (d *download) run() (int64, error) {
 	d.wg.Add(1)
 	go w.loop(first, t, d.size)
 	if d.splits {
-		d.ramp(w)
+		d.ramp(w, warm)
+	} else {
+		idle(warm)
 	}
 	d.wg.Wait()
 	return d.finish()
@@ -237,28 +252,19 @@ func (d *download) first(x *exchange) (*transfer, *Error) {
 	return t, nil
 }
 
-// ramp adds sessions up to WithSegments and the Client's cap for the
-// server. The sessions log in at once, while the first transfer runs,
-// so that each starts its range as soon as it is wanted. A second
-// session starts as soon as it has logged in, and the first one's
-// throughput until then is the measure: after rampProbe, more sessions
-// start (as many again: 4, then 8) only where the last ones raised the
-// throughput by at least half of what they would add where each
-// connection is capped. A server that caps a host, not a connection,
-// gets two sessions and no more; those not wanted go back to the
-// Client idle.
-func (d *download) ramp(first *worker) {
-	limit := min(d.req.cfg.segments, d.c.hostLimit(d.req.key))
-	var warm []*warmWorker
-	defer func() {
-		for _, ww := range warm {
-			ww.cancel()
-			ww.start <- nil
-		}
-	}()
-	for range limit - 1 {
-		warm = append(warm, d.warmUp())
-	}
+// ramp adds the sessions of warm (logged in, or logging in, beside the
+// first one: up to WithSegments and the Client's cap for the server)
+// to the download, each starting its range as soon as it is wanted. A
+// second session starts once it has logged in and the first one has
+// brought bytes for half a probe, its throughput until then the
+// measure: after rampProbe, more start (as many again: 4, then 8) only
+// where the last ones raised the throughput by at least half of what
+// they would add where each connection is capped. A server that caps a
+// host, not a connection, gets two sessions and no more; those not
+// wanted go back to the Client idle.
+func (d *download) ramp(first *worker, warm []*warmWorker) {
+	limit := len(warm) + 1
+	defer func() { idle(warm) }()
 	// The measure of the first session alone starts at its first
 	// bytes, and lasts half a probe at least.
 	select {
@@ -314,6 +320,19 @@ func (d *download) ramp(first *worker) {
 		have, prev = have+add, rate
 	}
 }
+
+// idle sends the warm workers no range: their sessions go back to the
+// Client, and a login still under way ends.
+func idle(warm []*warmWorker) {
+	for _, ww := range warm {
+		ww.cancel()
+		ww.start <- nil
+	}
+}
+
+// typ0 reports whether the URL's plan transfers in TYPE I, the only
+// type whose ranges count the file's bytes (RFC 3659 §5.1).
+func (d *download) typ0() bool { return d.req.plan.Type == ftpurl.TypeImage }
 
 // A warmWorker is a worker logging in ahead of its range.
 type warmWorker struct {

@@ -102,9 +102,9 @@ func segFile(t *testing.T, name string) []byte {
 	return segFiles[name]
 }
 
-// TestDownloadSegmentsOnServers: 0 B, 1 B and 64 MiB, with 1, 4 and 8
-// segments, byte for byte and each byte written once, on the five
-// servers (ProFTPD with RANG, the others with REST and a cut,
+// TestDownloadSegmentsOnServers: 0 B, 1 B and 64 MiB (at 64 MB/s a
+// connection), with 1, 4 and 8 segments, byte for byte and each byte
+// written once, on the five servers (ProFTPD with RANG, the others with REST and a cut,
 // draft-bryan-ftp-range-08 §3, RFC 3659 §5); then every session the
 // Client kept serves a whole RETR (the cuts left them in step).
 func TestDownloadSegmentsOnServers(t *testing.T) {
@@ -117,7 +117,17 @@ func TestDownloadSegmentsOnServers(t *testing.T) {
 				want := segFile(t, file)
 				for _, n := range []int{1, 4, 8} {
 					fn := newFaultNet(t) // no faults: it counts the sessions
-					c := &fetch.Client{DialContext: fn.DialContext, MaxConnsPerHost: 8, StallTimeout: 20 * time.Second}
+					// 64 MB/s a connection: the file takes longer
+					// than the logins beside it, so that every
+					// session gets a range.
+					dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+						c, err := fn.DialContext(ctx, network, addr)
+						if err != nil {
+							return nil, err
+						}
+						return &cappedConn{Conn: c, cap: &hostCap{rate: 64e6}}, nil
+					}
+					c := &fetch.Client{DialContext: dial, MaxConnsPerHost: 8, StallTimeout: 20 * time.Second}
 					m := newMemFile(len(want))
 					start := time.Now()
 					got, err := c.Download(context.Background(), base+file, m, fetch.WithSegments(n))
@@ -127,18 +137,26 @@ func TestDownloadSegmentsOnServers(t *testing.T) {
 						continue
 					}
 					m.check(t, want)
-					sessions := 0
+					sessions, data := 0, 0
 					fn.mu.Lock()
 					for _, l := range fn.links {
 						if l.addr == s.addr {
 							sessions++
+						} else {
+							data++
 						}
 					}
 					fn.mu.Unlock()
-					if want := min(n, max(1, len(want)/(1<<20))); sessions != want {
-						t.Errorf("%s, %d segments: %d sessions, want %d", file, n, sessions, want)
+					// Every session logs in beside the first; a file
+					// under two ranges is one RETR.
+					ranges := 1
+					if len(want) >= 1<<20 {
+						ranges = n
 					}
-					t.Logf("%s, %d segments: %d sessions, %v", file, n, sessions, time.Since(start).Round(time.Millisecond))
+					if sessions != n || data < ranges || ranges == 1 && data != 1 {
+						t.Errorf("%s, %d segments: %d sessions, %d data connections; want %d, %d", file, n, sessions, data, n, ranges)
+					}
+					t.Logf("%s, %d segments: %d sessions, %d data connections, %v", file, n, sessions, data, time.Since(start).Round(time.Millisecond))
 					sessionsInStep(t, c, base+"one.bin", segFile(t, "one.bin"), n)
 					c.CloseIdleConnections()
 				}
@@ -496,7 +514,8 @@ func TestDownloadSegmentsOverTLS(t *testing.T) {
 
 // TestDownloadWithoutSizeIsOneStream: a server with no SIZE in FEAT
 // (RFC 3659 §4) and no "(N bytes)" in its 150 gives no size to split:
-// WithSegments(4) fetches one stream, on one session, to the 226.
+// WithSegments(4) fetches one stream, one RETR to the 226 (the sessions
+// that logged in beside go back idle).
 func TestDownloadWithoutSizeIsOneStream(t *testing.T) {
 	defer fetch.SetRampProbe(0)()
 	noLeaks(t)
@@ -513,7 +532,59 @@ func TestDownloadWithoutSizeIsOneStream(t *testing.T) {
 		t.Fatalf("Download: %d, %v; want %d, nil", n, err, len(body))
 	}
 	m.check(t, body)
-	if f.dialCount() != 1 || f.received("REST") || f.received("SIZE") {
-		t.Errorf("%d sessions, commands %q; want one stream on one session, no SIZE, no REST", f.dialCount(), f.commands())
+	retrs := 0
+	for _, cmd := range f.commands() {
+		if strings.HasPrefix(cmd, "RETR") {
+			retrs++
+		}
+	}
+	if retrs != 1 || f.received("REST") || f.received("SIZE") {
+		t.Errorf("commands %q; want one RETR, no SIZE, no REST", f.commands())
+	}
+}
+
+// TestDownloadWithinTheServersLimit: a server that refuses a third
+// logged-in session (530 to PASS, as ProFTPD's MaxClientsPerHost) holds
+// WithSegments(4) of a Client allowing 4 to the 2 sessions it takes
+// (the Client's learnt limit, as for Open): the file is whole, each
+// byte once, and no session beyond the limit ever logs in.
+func TestDownloadWithinTheServersLimit(t *testing.T) {
+	defer fetch.SetRampProbe(0)()
+	noLeaks(t)
+	body := make([]byte, 8<<20)
+	_, _ = rand.NewChaCha8([32]byte{7}).Read(body)
+	var mu sync.Mutex
+	live, most := 0, 0
+	sc := rangeScript(body, false)
+	sc["PASS"] = func(c *fconn, _ string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if live >= 2 {
+			c.send("530 Sorry, the maximum number of clients (2) from your host are already connected.")
+			c.hangup()
+			return
+		}
+		live++
+		most = max(most, live)
+		c.onClose = func() { mu.Lock(); live--; mu.Unlock() }
+		c.send("230 Logged in")
+	}
+	f := newFake(t, sc)
+	c := &fetch.Client{MaxConnsPerHost: 4, StallTimeout: 10 * time.Second}
+	defer c.CloseIdleConnections()
+	m := newMemFile(len(body))
+	var n int64
+	var err error
+	within(t, time.Minute, func() {
+		n, err = c.Download(context.Background(), "ftp://u:secret@"+f.addr+"/f", m, fetch.WithSegments(4))
+	})
+	if err != nil || n != int64(len(body)) {
+		t.Fatalf("Download: %d, %v", n, err)
+	}
+	m.check(t, body)
+	mu.Lock()
+	defer mu.Unlock()
+	if most != 2 {
+		t.Errorf("at most %d sessions logged in at once; want the server's 2", most)
 	}
 }
