@@ -445,7 +445,7 @@ func (s *session) openedActive(o *opening, a *activeListener, line string) (*tra
 	if err != nil {
 		return nil, &stepError{op: "port", line: a.line, err: err}
 	}
-	t := &transfer{s: s, conn: conn, opened: rep, final: final}
+	t := &transfer{s: s, conn: conn, opened: rep, final: final, outlive: o.outlive}
 	if rep.code < 200 {
 		t.watchControl()
 	} else {

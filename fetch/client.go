@@ -67,7 +67,9 @@ type Client struct {
 	// and port) at once, busy and idle: FTP servers limit connections
 	// per address and answer 421 beyond it. An Open or Stat beyond it
 	// waits for a session, within its context. A server whose limit is
-	// lower sets the cap for a while (see above). 0: 2.
+	// lower sets the cap for a while (see above). The sessions of
+	// Download's WithSegments count too: raise it for n segments to
+	// run. 0: 2.
 	MaxConnsPerHost int
 
 	// IdleTimeout is how long an idle session is kept for reuse. 0: 30

@@ -34,6 +34,14 @@ type transfer struct {
 	// before the final reply.
 	pending string
 	asked   *reply
+
+	// outlive keeps the data connection open when the control
+	// connection ends while the data flows (Download and Put: a
+	// middlebox that dropped the idle control connection), and dataEOF
+	// notes that the data connection then reached its end: what
+	// arrived is proven on another session.
+	outlive bool
+	dataEOF bool
 }
 
 // watchControl watches the control connection while the data flows: a
@@ -44,7 +52,7 @@ func (t *transfer) watchControl() {
 	t.watch = make(chan error, 1)
 	go func() {
 		_, err := t.s.ctl.r.Peek(1)
-		if err != nil && !isTimeout(err) {
+		if err != nil && !isTimeout(err) && !t.outlive {
 			t.conn.Close()
 		}
 		t.watch <- err
@@ -86,6 +94,7 @@ func (t *transfer) Read(p []byte) (int, error) {
 	if err == nil {
 		return n, nil
 	}
+	t.dataEOF = err == io.EOF
 	if cerr := t.unwatch(); cerr != nil {
 		err = cerr // the control connection ended: the data's end is no proof
 	}
@@ -260,6 +269,13 @@ type opening struct {
 	// data connection is dialed (see transfer.open), so that its first
 	// bytes go out at once; only on a plain data connection.
 	early bool
+
+	// rang, when not "", goes in place of REST: "RANG start end"
+	// (draft-bryan-ftp-range), answered 350.
+	rang string
+	// outlive: the transfer outlives its control connection
+	// (transfer.outlive).
+	outlive bool
 }
 
 // A query is a command that changes nothing on the server (SIZE,
@@ -289,14 +305,14 @@ func (e *stepError) Unwrap() error { return e.err }
 func (s *session) start(o opening) (*transfer, []reply, error) {
 	if port := s.ready; port > 0 {
 		s.ready = 0
-		if o.offset == 0 {
+		if o.offset == 0 && o.rang == "" {
 			if conn, err := s.dialData(&o, port); err == nil {
 				return s.startReady(&o, conn)
 			}
 			// The port is gone (the server closed it): as usual.
 		}
 	}
-	if s.epsvOK && o.offset == 0 {
+	if s.epsvOK && o.offset == 0 && o.rang == "" {
 		return s.startPipelined(&o)
 	}
 	var replies []reply
@@ -317,15 +333,18 @@ func (s *session) startAfter(o *opening) (*transfer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.offset > 0 {
-		rest := "REST " + strconv.FormatInt(o.offset, 10)
+	if o.offset > 0 || o.rang != "" {
+		rest, op := "REST "+strconv.FormatInt(o.offset, 10), "rest"
+		if o.rang != "" {
+			rest, op = o.rang, "rang"
+		}
 		rep, err := s.ctl.cmd(rest)
 		if err == nil && rep.code != 350 {
 			err = rep.err()
 		}
 		if err != nil {
 			conn.Close()
-			return nil, &stepError{op: "rest", line: rest, err: err}
+			return nil, &stepError{op: op, line: rest, err: err}
 		}
 	}
 	if err := s.ctl.send(o.line); err != nil {
@@ -335,7 +354,7 @@ func (s *session) startAfter(o *opening) (*transfer, error) {
 	if a, ok := conn.(*activeListener); ok {
 		return s.openedActive(o, a, o.line)
 	}
-	return s.opened(conn.(net.Conn), o.line)
+	return s.opened(conn.(net.Conn), o)
 }
 
 // startPipelined is start on a session whose EPSV has worked: EPSV and
@@ -388,9 +407,9 @@ func (s *session) startReady(o *opening, conn net.Conn) (*transfer, []reply, err
 		replies = append(replies, rep)
 	}
 	if o.early && s.tls == nil {
-		return &transfer{s: s, conn: conn, pending: o.line}, replies, nil
+		return &transfer{s: s, conn: conn, pending: o.line, outlive: o.outlive}, replies, nil
 	}
-	t, err := s.opened(conn, o.line)
+	t, err := s.opened(conn, o)
 	return t, replies, err
 }
 
@@ -431,9 +450,9 @@ func (s *session) pipelined(o *opening) (*transfer, error) {
 		return nil, &stepError{line: "EPSV", err: err} // the data connection to the port it named
 	}
 	if o.early && s.tls == nil {
-		return &transfer{s: s, conn: conn, pending: line}, nil
+		return &transfer{s: s, conn: conn, pending: line, outlive: o.outlive}, nil
 	}
-	return s.opened(conn, line)
+	return s.opened(conn, o)
 }
 
 // afterRefusedEPSV brings the control connection back in step after a
@@ -462,12 +481,12 @@ func (s *session) afterRefusedEPSV(line string) error {
 	return nil
 }
 
-// opened reads the reply to a transfer command whose data connection
-// is conn.
-func (s *session) opened(conn net.Conn, line string) (*transfer, error) {
-	t := &transfer{s: s, conn: conn, pending: line}
+// opened reads the reply to o's transfer command, whose data
+// connection is conn.
+func (s *session) opened(conn net.Conn, o *opening) (*transfer, error) {
+	t := &transfer{s: s, conn: conn, pending: o.line, outlive: o.outlive}
 	if err := t.open(); err != nil {
-		return nil, &stepError{line: line, err: err}
+		return nil, &stepError{line: o.line, err: err}
 	}
 	return t, nil
 }

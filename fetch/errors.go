@@ -37,7 +37,10 @@ type Error struct {
 	// and Put's reader failing; or, before connecting, a URL that names
 	// no file), "appe" (APPE of WithOffset, the same; or an offset
 	// refused before connecting), "mkd" (MKD of WithCreateDirs) and
-	// "rename" (RNFR or RNTO of WithTempName, and of Rename). The DELE
+	// "rename" (RNFR or RNTO of WithTempName, and of Rename). Download's:
+	// "rang" (RANG of a range, draft-bryan-ftp-range), and "retr",
+	// "rest", "size" as Open's; "hash" (Hash, and WithChecksum's proof:
+	// ErrNoHash, ErrHashMismatch). The DELE
 	// of a temporary file is never an Op: its outcome is part of the
 	// message. The calls of the tree up: "mkd" (Mkdir), "dele" and "rmd"
 	// (Remove), "rename" (Rename), "modtime" (SetModTime and

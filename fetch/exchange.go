@@ -379,8 +379,9 @@ func (x *exchange) start(op, line string, offset int64, queries ...query) (*tran
 	return x.startWith(op, opening{line: line, offset: offset, queries: queries})
 }
 
-// startWith is start of the opening o (its line, offset, queries, and
-// whether an upload starts early).
+// startWith is start of the opening o (its line, offset, queries,
+// whether an upload starts early; RANG and outlive: Download), under
+// x's context and WithDialTimeout.
 func (x *exchange) startWith(op string, o opening) (*transfer, []reply, *Error) {
 	o.ctx, o.dialTimeout = x.ctx, x.req.cfg.dialTimeout
 	t, replies, err := x.s.start(o)

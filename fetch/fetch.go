@@ -26,6 +26,14 @@
 // never dropped. Names in listings are the server's: check them
 // (filepath.IsLocal) before they name a file.
 //
+// One large file: [Client.Download] writes it into an io.WriterAt,
+// over several sessions at once with [WithSegments] (ranges by RANG or
+// REST); [Client.Hash] asks the server for a file's hash, and
+// [WithChecksum] proves Put and Download by it where the server offers
+// one. Both prove a transfer whose control connection a middlebox
+// dropped while the data flowed on a new session, without sending it
+// again.
+//
 // A directory URL is also an io/fs file system: [Client.FS] gives an
 // [FS] that fs.WalkDir, os.CopyFS, http.FileServerFS and testing/fstest
 // take, on the Client's sessions.

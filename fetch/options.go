@@ -26,6 +26,8 @@ type config struct {
 	setModTime  time.Time
 	hasModTime  bool // Put: set the time (WithSetModTime)
 	trace       *Trace
+	segments    int  // Download: WithSegments
+	checksum    bool // Put, Download: WithChecksum
 }
 
 // WithGrammar parses the URL with g instead of [ftpurl.Lenient]. For a g

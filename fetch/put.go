@@ -144,11 +144,16 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 			return 0, e
 		}
 	}
+	r, proof, e := x.hashUpload(r)
+	if e != nil {
+		return 0, e
+	}
 	line := verb + " " + target
 	// Early: the first bytes go out as soon as the data connection is
 	// made, before the 150 that opens the transfer (on a session whose
-	// EPSV has worked, over plain TCP; see transfer.closeEarly).
-	t, _, e := x.startWith(op, opening{line: line, early: true})
+	// EPSV has worked, over plain TCP; see transfer.closeEarly). The
+	// data connection outlives the control connection (outlive.go).
+	t, _, e := x.startWith(op, opening{line: line, early: true, outlive: true})
 	if e != nil && e.Command == "EPSV" && e.Code != 421 && !x.s.closed() {
 		// A pipelined EPSV that named no port (data.go), after which
 		// the server may hold an empty file of the name it did not
@@ -160,7 +165,7 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 			target = tempName(name)
 			line = verb + " " + target
 		}
-		t, _, e = x.startWith(op, opening{line: line, early: true})
+		t, _, e = x.startWith(op, opening{line: line, early: true, outlive: true})
 	}
 	if e != nil {
 		// Refused before any byte: the server made no file.
@@ -170,7 +175,7 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 	x.sent = true
 	n, rerr, werr := t.send(x.ctx, r, s.typ == ftpurl.TypeASCII)
 	var err error
-	asked, lost := false, false
+	asked, lost, proven := false, false, false
 	switch {
 	case rerr != nil:
 		// The reader failed: end the transfer, and say what the
@@ -197,6 +202,24 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 			ask = "SIZE " + target
 		}
 		asked, err = t.closeWrite(ask)
+		if err != nil && x.controlLost(err) {
+			// Every byte went, and the server closed the data
+			// connection; its control connection ended (or fell
+			// silent) before the 226, as when a middlebox dropped it
+			// as idle: a new session proves the upload by SIZE, and
+			// it is never sent again.
+			switch pe := x.proveLost(target, off+n); {
+			case pe == nil:
+				err, asked, proven = nil, false, true
+			case pe.partial:
+				x.cleanUp(pe, target, name)
+				return n, pe
+			default:
+				e := x.fail(op, line, err)
+				addNote(e, "the control connection ended after the "+strconv.FormatInt(n, 10)+" bytes went, and a new session could not prove them: "+pe.Error())
+				return n, e
+			}
+		}
 	}
 	if err != nil {
 		e := x.fail(op, line, err)
@@ -212,7 +235,13 @@ func (x *exchange) put(r io.Reader) (int64, error) {
 		}
 		return n, e
 	}
-	if e := x.proveSize(target, off+n, asked, t.asked); e != nil {
+	if !proven {
+		if e := x.proveSize(target, off+n, asked, t.asked); e != nil {
+			x.cleanUp(e, target, name)
+			return n, e
+		}
+	}
+	if e := proof.check(x, target); e != nil {
 		x.cleanUp(e, target, name)
 		return n, e
 	}

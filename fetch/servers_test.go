@@ -957,10 +957,11 @@ func (r *run) startVsftpd(mode tlsMode) instance {
 type vsftpdConf struct {
 	name      string // names its files in the run's directory
 	mode      tlsMode
-	port      int  // 0: a free one
-	maxPerIP  int  // max_per_ip: the sessions it takes from one address; 0: any
-	pasvFirst int  // the first passive port; 0: a range of the run's
-	noPasv    bool // pasv_enable=NO: PASV and EPSV refused, active mode only
+	port      int    // 0: a free one
+	maxPerIP  int    // max_per_ip: the sessions it takes from one address; 0: any
+	pasvFirst int    // the first passive port; 0: a range of the run's
+	noPasv    bool   // pasv_enable=NO: PASV and EPSV refused, active mode only
+	extra     string // settings appended to the configuration (local_max_rate)
 }
 
 // startVsftpdWith starts vsftpd as c says: the run's own, or one a
@@ -1005,7 +1006,7 @@ pasv_max_port=%d
 dirmessage_enable=NO
 max_per_ip=%d
 max_clients=0
-`, port, r.tree, r.tree, secure, yesNo(!c.noPasv), pasv, pasv+pasvRange-1, c.maxPerIP)
+`, port, r.tree, r.tree, secure, yesNo(!c.noPasv), pasv, pasv+pasvRange-1, c.maxPerIP) + c.extra
 	if mode == plainFTP {
 		conf += "xferlog_enable=NO\n"
 	} else {
@@ -1068,6 +1069,12 @@ func (r *run) startProftpd(mode tlsMode) instance {
 // and refuses PASS beyond it ("530 Sorry, the maximum number of clients
 // (2) from your host are already connected.").
 func (r *run) startProftpdWith(name string, mode tlsMode, perHost int) instance {
+	return r.startProftpdConf(name, mode, perHost, "")
+}
+
+// startProftpdConf is startProftpdWith with extra appended to the
+// configuration (a module of a test's own: mod_digest).
+func (r *run) startProftpdConf(name string, mode tlsMode, perHost int, extra string) instance {
 	port, err := freePort()
 	if err != nil {
 		return instance{mode: mode, err: err}
@@ -1122,6 +1129,7 @@ LoadModule mod_tls.c
 			conf += "<IfModule mod_tls.c>\n  TLSOptions UseImplicitSSL\n</IfModule>\n"
 		}
 	}
+	conf += extra
 	path := r.file(name, mode, ".conf")
 	if err := writeConfig(path, conf); err != nil {
 		return instance{mode: mode, err: err}

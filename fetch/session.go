@@ -57,6 +57,7 @@ type session struct {
 	noEPRT    bool            // the server refused EPRT as unknown: PORT from now on
 	mlstAsked bool            // OPTS MLST went out (askFacts)
 	tr        *tracer         // the tracer of the exchange that holds it
+	helpVerbs map[string]bool // the verbs HELP lists (hash.go); nil until asked
 
 	loggedIn bool // counted in its hostPool's logins (c.mu)
 

@@ -68,6 +68,9 @@ func (g *getter) fetch() int {
 			return code
 		}
 	}
+	if code, done := g.segmented(offset); done {
+		return code
+	}
 	var resp *fetch.Response
 	err := g.login(func(opts []fetch.Option) (err error) {
 		opts = opts[:len(opts):len(opts)]

@@ -38,6 +38,7 @@ type options struct {
 	mirror        mirrorFlags  // --mirror, --recursive, --newer...: see mirror.go
 	network       networkFlags // -P, -p, --disable-epsv: see network.go
 	uploadOptions
+	segmentOptions // --segments, --checksum: see segments.go
 
 	silent      bool // -s
 	showError   bool // -S
@@ -194,6 +195,7 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 	}
 	specs = append(specs, ignoredSpecs(o)...)
 	specs = append(specs, o.uploadOptions.specs()...)
+	specs = append(specs, o.segmentOptions.specs()...)
 	return append(specs, o.mirror.specs()...)
 }
 

@@ -44,6 +44,7 @@ func (g *getter) get() int {
 		return g.fail(err, false)
 	}
 	g.opts = []fetch.Option{fetch.WithMethod(o.method), fetch.WithTimeout(o.timeout)}
+	g.opts = append(g.opts, o.segmentOptions.fetchOptions()...)
 	if o.connectTimeout > 0 {
 		g.opts = append(g.opts, fetch.WithDialTimeout(o.connectTimeout))
 	}

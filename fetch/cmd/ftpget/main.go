@@ -393,6 +393,7 @@ func (c *command) client(u *ftpurl.URL) (*fetch.Client, error) {
 		return cl, nil
 	}
 	cl := &fetch.Client{}
+	c.o.segmentOptions.raise(cl)
 	if c.o.insecure {
 		cl.TLSConfig = &tls.Config{InsecureSkipVerify: true}
 	} else if c.roots != nil {

@@ -206,6 +206,7 @@ func (g *getter) mirror() int {
 	// open yet. DIR is made (opened) only once the root's listing
 	// worked: a URL that names a file or nothing leaves nothing.
 	g.client.MaxConnsPerHost = mf.parallel + 1
+	g.o.segmentOptions.raise(g.client)
 	m := &mirror{treeRun: treeRun{g: g}, ctx: context.Background(), dir: dir, base: &base,
 		newer: !mf.all, resume: g.o.resume == resumeFromEnd, dryRun: mf.dryRun, jobs: make(chan fileJob, 256),
 		seen: map[string]bool{}, whole: true}
@@ -585,6 +586,13 @@ func (m *mirror) fetchFile(j fileJob) {
 	opts := j.opts
 	if offset > 0 {
 		opts = append(slices.Clip(opts), fetch.WithOffset(offset))
+	}
+	if m.g.o.wants(size) {
+		if mtime.IsZero() && !stat() {
+			return
+		}
+		m.download(j.path, rawURL, part, local, offset, size, mtime, opts)
+		return
 	}
 	if mtime.IsZero() {
 		opts = append(slices.Clip(opts), fetch.WithModTime())

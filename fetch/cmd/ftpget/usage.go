@@ -27,6 +27,14 @@ Upload:
                           ending in / takes FILE's name)
       --ftp-create-dirs   with -T: make the URL's missing directories
 
+Large files and proof:
+      --segments N        fetch a file (-o, -O; a mirror's files of 8 MiB
+                          and more) over up to N sessions, as lftp's
+                          pget -n
+      --checksum          prove each transfer, up or down, by the
+                          server's hash (HASH, XSHA256...) where it
+                          offers one; a mismatch fails the file
+
 Commands:
   -Q, --quote CMD         send CMD after the login, before the transfer;
                           -CMD after it; *CMD: a refusal is no failure
