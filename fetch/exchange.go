@@ -166,6 +166,14 @@ func (x *exchange) acquire(onlyNew bool) error {
 func (x *exchange) dial() error {
 	s, r := x.s, x.req
 	s.proxy = x.proxy
+	// Through a proxy the data connection and the control connection
+	// are two tunnels, and the end of the data connection that fetch
+	// sees may be the proxy's: an upload's last bytes may reach the
+	// server after a SIZE sent at that end, which the server then
+	// answers with a part of the file (ProFTPD, pyftpdlib) or refuses
+	// during the transfer (Pure-FTPd's 500), as
+	// TestSquidTunnelsEveryConnection found. SIZE waits for the 226.
+	s.sizeLate = x.proxy != nil
 	// Op "dial": connecting, and the greeting (RFC 959 §5.4: 220,
 	// after any 120).
 	if _, err := x.check("dial", 220, "", func() (reply, error) {

@@ -53,7 +53,7 @@ type session struct {
 	epsvOK    bool            // an EPSV worked: it goes out with the transfer command
 	ready     int             // a port that an EPSV opened for the next transfer (renameAfter); 0: none
 	renamed   int             // the uploads renamed into place (WithTempName) on this connection
-	sizeLate  bool            // the server answered a SIZE sent with an early upload's end before the file was whole: SIZE waits for the transfer's end
+	sizeLate  bool            // SIZE waits for an upload's 226: the server answered one sent with the upload's end before the file was whole, or a proxy is between
 	noEPRT    bool            // the server refused EPRT as unknown: PORT from now on
 	mlstAsked bool            // OPTS MLST went out (askFacts)
 	tr        *tracer         // the tracer of the exchange that holds it

@@ -8,7 +8,9 @@
 #   so apt would keep only one; unpacking runs no maintainer script and
 #   starts no daemon), plus the libraries they link;
 #   python3-pyftpdlib and python3-openssl (pyftpdlib's TLS_FTPHandler):
-#   installed normally (run with /usr/bin/python3).
+#   installed normally (run with /usr/bin/python3);
+#   squid and openssl, for the proxy tests (squid_test.go): installed
+#   normally.
 #
 # It also creates what logging in needs:
 #   - the system user "ftp", whose home is $FTPURL_SERVERS/tree (the
@@ -49,6 +51,13 @@ $sudo apt-get install -y -qq --no-install-recommends \
 	libwrap0 libhiredis0.14 libmemcached11 libmemcachedutil2 \
 	libpcre2-posix3 libhashkit2 libsodium23 libcap2 libpam0g \
 	libssl3 zlib1g python3-pyftpdlib python3-openssl passwd >/dev/null
+# Squid, the real HTTP proxy of squid_test.go (its FTP gateway and its
+# CONNECT tunnel), and openssl, which writes its password file. The
+# tests start a Squid of their own (their configuration, a loopback
+# port); the package's service is not used. Installed normally: its
+# maintainer script may start that service where the machine runs an
+# init system, on port 3128, which the tests never use.
+$sudo apt-get install -y -qq --no-install-recommends squid openssl >/dev/null
 
 # apt's download runs as _apt, which must be able to write there.
 if getent passwd _apt >/dev/null; then
@@ -98,4 +107,5 @@ for bin in usr/sbin/vsftpd usr/sbin/proftpd usr/sbin/pure-ftpd usr/lib/proftpd/m
 	fi
 done
 /usr/bin/python3 -c 'import pyftpdlib, OpenSSL; from pyftpdlib.handlers import TLS_FTPHandler; print("pyftpdlib", pyftpdlib.__ver__, "pyOpenSSL", OpenSSL.__version__)'
+/usr/sbin/squid -v | sed -n 1p
 echo "FTP servers installed in $dir"
