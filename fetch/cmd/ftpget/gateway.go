@@ -19,8 +19,9 @@ import (
 // sends the proxy an HTTP request whose target is the ftp URL in its
 // absolute form (RFC 9112 §3.2.2: "GET ftp://host/path HTTP/1.1"), and
 // the proxy speaks FTP to the server. What Squid's FTP gateway does
-// with it, as Squid documents it (the tests use a gateway of their own
-// that answers the same way; no Squid is run by them):
+// with it, as Squid documents it and as Squid 5.7 did in
+// TestSquidWithFtpget (fetch's tests, on vsftpd; this package's tests
+// use a gateway of their own that answers the same way):
 //   - GET of a file: the file's bytes, 200, Content-Length from SIZE,
 //     Last-Modified from MDTM;
 //   - GET of a directory (a URL ending with "/"): an HTML page that it
