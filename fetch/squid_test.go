@@ -416,7 +416,9 @@ func TestSquidFromTheEnvironmentAndNoProxy(t *testing.T) {
 // for byte), renders a directory as an HTML page naming its entries,
 // answers -I with the file's Content-Length, and stores -T's PUT (201);
 // -p asks for a tunnel, which a stock Squid refuses: exit 56, as curl.
-// With CONNECT allowed, -p -x gets the file through the tunnel.
+// With CONNECT allowed, -p -x gets the file through the tunnel. The
+// gateway on the five servers, the tunnel on vsftpd (the library's
+// tunnel has TestSquidTunnelsEveryConnection).
 func TestSquidWithFtpget(t *testing.T) {
 	stock := startSquid(t, squidStock, "", "")
 	tunnel := startSquid(t, squidTunnel, "", "")
@@ -443,51 +445,57 @@ func TestSquidWithFtpget(t *testing.T) {
 		return code, stdout.Bytes(), stderr.String()
 	}
 
-	t.Run("gateway/file", func(t *testing.T) {
-		code, out, stderr := run(t, t.TempDir(), "-s", "-S", "-x", stock.url("", ""), base+"binary.bin")
-		if code != 0 || !bytes.Equal(out, binaryFile()) {
-			t.Fatalf("exit %d, %d bytes (want %d): %s", code, len(out), len(binaryFile()), stderr)
-		}
-		if got := stock.waitLog(t, "GET ftp://", 1); len(got) != 1 || !strings.Contains(got[0], "/200 ") {
-			t.Errorf("Squid logged %q: want one GET ftp:// answered 200", got)
-		}
-	})
-	t.Run("gateway/listing", func(t *testing.T) {
-		code, out, stderr := run(t, t.TempDir(), "-s", "-S", "-x", stock.url("", ""), base+"a/")
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		for _, name := range []string{">top.txt<", ">b<", "<html"} {
-			if !bytes.Contains(out, []byte(name)) {
-				t.Errorf("the gateway's listing lacks %q:\n%s", name, out)
+	// The gateway on each of the five servers (Squid logs in with the
+	// Authorization header's user and password, RFC 7617).
+	for _, name := range serverNames {
+		srv := need(t, name)
+		gbase := "ftp://" + testUser + ":" + testPassword + "@" + srv.addr + "/"
+		t.Run("gateway/"+name+"/file", func(t *testing.T) {
+			code, out, stderr := run(t, t.TempDir(), "-s", "-S", "-x", stock.url("", ""), gbase+"binary.bin")
+			if code != 0 || !bytes.Equal(out, binaryFile()) {
+				t.Fatalf("exit %d, %d bytes (want %d): %s", code, len(out), len(binaryFile()), stderr)
 			}
-		}
-	})
-	t.Run("gateway/head", func(t *testing.T) {
-		code, out, stderr := run(t, t.TempDir(), "-s", "-S", "-I", "-x", stock.url("", ""), base+"binary.bin")
-		want := "Content-Length: " + strconv.Itoa(len(binaryFile()))
-		if code != 0 || !bytes.Contains(out, []byte(want)) {
-			t.Fatalf("exit %d, %q: want %q; %s", code, out, want, stderr)
-		}
-	})
-	t.Run("gateway/upload", func(t *testing.T) {
-		rel, abs := upDir(t, "squid-gateway")
-		dir := t.TempDir()
-		data := randomBytes(256 << 10)
-		if err := os.WriteFile(filepath.Join(dir, "up.bin"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		code, _, stderr := run(t, dir, "-s", "-S", "-T", "up.bin", "-x", stock.url("", ""), base+rel+"/up.bin")
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		if stored, err := os.ReadFile(filepath.Join(abs, "up.bin")); err != nil || !bytes.Equal(stored, data) {
-			t.Fatalf("PUT through the gateway: the server stored %d bytes, %v", len(stored), err)
-		}
-		if got := stock.waitLog(t, "PUT ftp://", 1); len(got) != 1 || !strings.Contains(got[0], "/201 ") {
-			t.Errorf("Squid logged %q: want one PUT answered 201", got)
-		}
-	})
+			if got := stock.waitLog(t, "GET ftp://"+srv.addr+"/binary.bin", 1); len(got) != 1 || !strings.Contains(got[0], "/200 ") {
+				t.Errorf("Squid logged %q: want one GET ftp:// answered 200", got)
+			}
+		})
+		t.Run("gateway/"+name+"/listing", func(t *testing.T) {
+			code, out, stderr := run(t, t.TempDir(), "-s", "-S", "-x", stock.url("", ""), gbase+"a/")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, name := range []string{">top.txt<", ">b<", "<html"} {
+				if !bytes.Contains(out, []byte(name)) {
+					t.Errorf("the gateway's listing lacks %q:\n%s", name, out)
+				}
+			}
+		})
+		t.Run("gateway/"+name+"/head", func(t *testing.T) {
+			code, out, stderr := run(t, t.TempDir(), "-s", "-S", "-I", "-x", stock.url("", ""), gbase+"binary.bin")
+			want := "Content-Length: " + strconv.Itoa(len(binaryFile()))
+			if code != 0 || !bytes.Contains(out, []byte(want)) {
+				t.Fatalf("exit %d, %q: want %q; %s", code, out, want, stderr)
+			}
+		})
+		t.Run("gateway/"+name+"/upload", func(t *testing.T) {
+			rel, abs := upDir(t, name+"-squid-gateway")
+			dir := t.TempDir()
+			data := randomBytes(256 << 10)
+			if err := os.WriteFile(filepath.Join(dir, "up.bin"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := run(t, dir, "-s", "-S", "-T", "up.bin", "-x", stock.url("", ""), gbase+rel+"/up.bin")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if stored, err := os.ReadFile(filepath.Join(abs, "up.bin")); err != nil || !bytes.Equal(stored, data) {
+				t.Fatalf("PUT through the gateway: the server stored %d bytes, %v", len(stored), err)
+			}
+			if got := stock.waitLog(t, "PUT ftp://"+srv.addr+"/", 1); len(got) != 1 || !strings.Contains(got[0], "/201 ") {
+				t.Errorf("Squid logged %q: want one PUT answered 201", got)
+			}
+		})
+	}
 	t.Run("tunnel/refused", func(t *testing.T) {
 		code, out, stderr := run(t, t.TempDir(), "-s", "-S", "-p", "-x", stock.url("", ""), base+"text.txt")
 		if code != 56 || len(out) != 0 || !strings.Contains(stderr, "403") {
