@@ -52,7 +52,7 @@ func Download(ctx context.Context, rawURL string, dst io.WriterAt, opts ...Optio
 // split); a second starts its range as soon as the first brings bytes,
 // and more (as many again: 4, then 8) only while the last ones
 // raised the throughput by at least half of what they would add where
-// each connection is capped, measured over 100 ms: a server that caps
+// each connection is capped, measured over 50 ms: a server that caps
 // a host, not a connection, gets two and no more, and loses nothing.
 // A session that ends its range takes half of the largest range left,
 // so that all end together. Every byte is written once. A file without
@@ -111,7 +111,7 @@ const (
 // rampProbe is how long Download measures the throughput before and
 // after it adds a session; 0 adds them at once (the tests' choice, to
 // run n sessions on a loopback that no rate caps).
-var rampProbe = 100 * time.Millisecond
+var rampProbe = 50 * time.Millisecond
 
 // A download is one Download: its ranges, the sessions that fetch
 // them, and what proves them.
