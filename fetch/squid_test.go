@@ -47,16 +47,17 @@ const (
 
 // squidProxy is one running Squid.
 type squidProxy struct {
-	addr string // 127.0.0.1:port
-	dir  string // its configuration and logs
+	scheme string // "http", or "https" for a TLS port (startSquidTLS)
+	addr   string // 127.0.0.1:port
+	dir    string // its configuration and logs
 }
 
 // url is the proxy's URL, with credentials where user is not "".
 func (s *squidProxy) url(user, password string) string {
 	if user == "" {
-		return "http://" + s.addr
+		return s.scheme + "://" + s.addr
 	}
-	return "http://" + user + ":" + password + "@" + s.addr
+	return s.scheme + "://" + user + ":" + password + "@" + s.addr
 }
 
 // accessLog returns the lines of Squid's access log that contain
@@ -109,6 +110,19 @@ func squidBinary(t testing.TB) string {
 // that user's Basic credentials (Squid's basic_ncsa_auth, RFC 7617).
 func startSquid(t testing.TB, shape squidShape, user, password string) *squidProxy {
 	t.Helper()
+	return startSquidOn(t, shape, user, password, false)
+}
+
+// startSquidTLS is startSquid with Squid's https_port: TLS from the
+// client to the proxy, with the tests' server certificate (for
+// 127.0.0.1, signed by testCAPool's CA).
+func startSquidTLS(t testing.TB, shape squidShape) *squidProxy {
+	t.Helper()
+	return startSquidOn(t, shape, "", "", true)
+}
+
+func startSquidOn(t testing.TB, shape squidShape, user, password string, useTLS bool) *squidProxy {
+	t.Helper()
 	bin := squidBinary(t)
 	// Squid started as root runs as its cache_effective_user (Debian's
 	// "proxy"), which must write its logs here: a directory of its own,
@@ -125,13 +139,31 @@ func startSquid(t testing.TB, shape squidShape, user, password string) *squidPro
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &squidProxy{addr: "127.0.0.1:" + strconv.Itoa(port), dir: dir}
+	s := &squidProxy{scheme: "http", addr: "127.0.0.1:" + strconv.Itoa(port), dir: dir}
+	listen := "http_port " + s.addr
+	if useTLS {
+		if testRun == nil || testRun.certFile == "" {
+			t.Skip("no test certificates")
+		}
+		// Copies Squid can read after it drops root.
+		for _, f := range [][2]string{{testRun.certFile, "cert.pem"}, {testRun.keyFile, "key.pem"}} {
+			data, err := os.ReadFile(f[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f[1]), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.scheme = "https"
+		listen = fmt.Sprintf("https_port %s tls-cert=%[2]s/cert.pem tls-key=%[2]s/key.pem", s.addr, dir)
+	}
 
 	connect := "http_access deny CONNECT !SSL_ports"
 	if shape == squidTunnel {
 		connect = "acl Tunnel_ports port 443 1025-65535\nhttp_access deny CONNECT !Tunnel_ports"
 	}
-	allow := "http_access allow localhost"
+	allow := "http_access allow loopback"
 	auth := ""
 	if user != "" {
 		helper, err := squidHelper("basic_ncsa_auth")
@@ -147,9 +179,9 @@ func startSquid(t testing.TB, shape squidShape, user, password string) *squidPro
 			t.Fatal(err)
 		}
 		auth = fmt.Sprintf("auth_param basic program %s %s\nauth_param basic realm ftpurl-test\nacl authed proxy_auth REQUIRED\n", helper, passwd)
-		allow = "http_access allow localhost authed"
+		allow = "http_access allow loopback authed"
 	}
-	conf := fmt.Sprintf(`http_port %s
+	conf := fmt.Sprintf(`%s
 pid_filename %[2]s/squid.pid
 cache_log %[2]s/cache.log
 access_log stdio:%[2]s/access.log
@@ -166,12 +198,12 @@ shutdown_lifetime 0 seconds
 acl SSL_ports port 443
 acl Safe_ports port 80 21 443 70 210 1025-65535 280 488 591 777
 acl CONNECT method CONNECT
-acl localhost src 127.0.0.0/8
+acl loopback src 127.0.0.0/8
 http_access deny !Safe_ports
 %s
 %s
 http_access deny all
-`, s.addr, dir, auth, connect, allow)
+`, listen, dir, auth, connect, allow)
 	confPath := filepath.Join(dir, "squid.conf")
 	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -521,4 +553,45 @@ func mustURL(t testing.TB, raw string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// An https:// proxy (Squid's https_port): TLS to the proxy, then the
+// CONNECT tunnel inside it (RFC 9110 §9.3.6), the proxy's certificate
+// checked with the Client's TLSConfig roots as net/http checks one; on
+// vsftpd a file in clear text inside the proxy's TLS, and a 1 MiB
+// upload with explicit TLS to the server inside it (TLS in TLS), both
+// byte for byte. A Client that does not trust the proxy's certificate
+// fails with a *ProxyError naming the proxy.
+func TestSquidHTTPSProxy(t *testing.T) {
+	sq := startSquidTLS(t, squidTunnel)
+	ctx := context.Background()
+	for _, tg := range upTargets(t, "vsftpd") {
+		if tg.mode == "implicit" {
+			continue
+		}
+		t.Run(tg.mode, func(t *testing.T) {
+			cl := &fetch.Client{TLSConfig: tg.cl.TLSConfig, StallTimeout: tg.cl.StallTimeout, Proxy: fixedProxy(mustURL(t, sq.url("", "")))}
+			defer cl.CloseIdleConnections()
+			got, _, err := openAndRead(ctx, cl, tg.base+"binary.bin", tg.opts...)
+			if err != nil || !bytes.Equal(got, binaryFile()) {
+				t.Fatalf("RETR through the https proxy: %d bytes, %v", len(got), err)
+			}
+			rel, abs := upDir(t, "vsftpd-squid-https-"+tg.mode)
+			data := randomBytes(1 << 20)
+			if n, err := cl.Put(ctx, tg.base+rel+"/up.bin", bytes.NewReader(data), tg.opts...); err != nil || n != int64(len(data)) {
+				t.Fatalf("STOR through the https proxy: %d, %v", n, err)
+			}
+			if stored, err := os.ReadFile(filepath.Join(abs, "up.bin")); err != nil || !bytes.Equal(stored, data) {
+				t.Fatalf("STOR through the https proxy: the server stored %d bytes, %v", len(stored), err)
+			}
+		})
+	}
+	srv := need(t, "vsftpd")
+	untrusting := &fetch.Client{Proxy: fixedProxy(mustURL(t, sq.url("", "")))}
+	defer untrusting.CloseIdleConnections()
+	_, err := untrusting.Open(ctx, "ftp://"+srv.addr+"/text.txt")
+	var pe *fetch.ProxyError
+	if !errors.As(err, &pe) || pe.Proxy != "https://"+sq.addr || pe.Code != 0 {
+		t.Fatalf("a proxy certificate not trusted: %v; want a *ProxyError for https://%s with no status", err, sq.addr)
+	}
 }
