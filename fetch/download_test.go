@@ -150,10 +150,14 @@ func TestDownloadSegmentsOnServers(t *testing.T) {
 					// The sessions log in beside the first (for a
 					// small file, a login not yet made when it ends is
 					// not made); a file under two ranges is one RETR,
-					// a large one n at least.
+					// a large one n at least. A session whose cut
+					// fails is closed and its range goes on on a new
+					// one (docs/servers.md): Pure-FTPd under -race in
+					// CI took 5 sessions for 4 segments once, the file
+					// whole; two such are allowed.
 					switch large := len(want) >= 1<<20; {
-					case large && (sessions != n || data < n):
-						t.Errorf("%s, %d segments: %d sessions, %d data connections; want %d, %d at least", file, n, sessions, data, n, n)
+					case large && (sessions < n || sessions > n+2 || data < n):
+						t.Errorf("%s, %d segments: %d sessions, %d data connections; want %d to %d, %d at least", file, n, sessions, data, n, n+2, n)
 					case !large && (sessions < 1 || sessions > n || data != 1):
 						t.Errorf("%s, %d segments: %d sessions, %d data connections; want 1 to %d, 1", file, n, sessions, data, n)
 					}
