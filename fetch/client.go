@@ -131,7 +131,7 @@ type Client struct {
 	//     resolved here and the proxy asked for the address; socks5h://:
 	//     the proxy resolves the name;
 	//   - http://host[:port] and https:// (TLS to the proxy, verified
-	//     with TLSConfig's roots): a tunnel by "CONNECT host:port" (RFC
+	//     as ProxyTLSConfig says): a tunnel by "CONNECT host:port" (RFC
 	//     9110 §9.3.6), curl's --proxytunnel; the proxy URL's user and
 	//     password go as Basic credentials in Proxy-Authorization, and
 	//     never in an error.
@@ -153,6 +153,16 @@ type Client struct {
 	// connecting, as in curl: the server cannot connect back through
 	// it.
 	Proxy func(*url.URL) (*url.URL, error)
+
+	// ProxyTLSConfig configures TLS to an https:// proxy: its roots,
+	// client certificates and the rest, each connection a clone of it,
+	// with ServerName the proxy's host where it has none. nil:
+	// TLSConfig's settings, with ServerName the proxy's host, as
+	// net/http's Transport checks an https proxy with its
+	// TLSClientConfig. curl keeps the two apart (--proxy-cacert and
+	// --proxy-insecure for the proxy, --cacert and -k for the server);
+	// a ProxyTLSConfig does the same.
+	ProxyTLSConfig *tls.Config
 
 	mu    sync.Mutex
 	cond  *sync.Cond // on mu: a new session has logged in or failed

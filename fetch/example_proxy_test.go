@@ -3,6 +3,8 @@ package fetch_test
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 
@@ -59,6 +62,11 @@ func exampleConnectProxy(user, password string) net.Listener {
 	if err != nil {
 		log.Fatal(err)
 	}
+	return exampleConnectProxyOn(l, user, password)
+}
+
+// exampleConnectProxyOn serves exampleConnectProxy's proxy on l.
+func exampleConnectProxyOn(l net.Listener, user, password string) net.Listener {
 	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
 	go func() {
 		for {
@@ -95,6 +103,49 @@ func exampleConnectProxy(user, password string) net.Listener {
 		}
 	}()
 	return l
+}
+
+// An https:// proxy is checked with Client.ProxyTLSConfig where it is
+// set, and with TLSConfig where not: a proxy with a certificate of its
+// own, trusted for the proxy and not for the servers, as curl's
+// --proxy-cacert.
+func ExampleClient_proxyTLSConfig() {
+	addr, stop := exampleServer()
+	defer stop()
+	// A proxy whose certificate only proxyRoots trusts.
+	https := httptest.NewTLSServer(nil)
+	defer https.Close()
+	proxyRoots := x509.NewCertPool()
+	proxyRoots.AddCert(https.Certificate())
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	px := exampleConnectProxyOn(tls.NewListener(l, https.TLS), "u", "pw")
+	defer px.Close()
+	proxy := func(*url.URL) (*url.URL, error) {
+		return &url.URL{Scheme: "https", User: url.UserPassword("u", "pw"), Host: px.Addr().String()}, nil
+	}
+
+	cl := &fetch.Client{Proxy: proxy, ProxyTLSConfig: &tls.Config{RootCAs: proxyRoots}}
+	defer cl.CloseIdleConnections()
+	resp, err := cl.Open(context.Background(), "ftp://"+addr+"/text.txt")
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := io.ReadAll(resp)
+	resp.Close()
+	fmt.Printf("%q %v\n", b, err)
+
+	// Without it, the system's roots (a nil TLSConfig) do not trust it.
+	_, err = (&fetch.Client{Proxy: proxy}).Open(context.Background(), "ftp://"+addr+"/text.txt")
+	var pe *fetch.ProxyError
+	if errors.As(err, &pe) {
+		fmt.Println("a *ProxyError for the proxy:", pe.Proxy == "https://"+px.Addr().String())
+	}
+	// Output:
+	// "line one\nline two\n" <nil>
+	// a *ProxyError for the proxy: true
 }
 
 // ProxyFromEnvironment is what a nil Client.Proxy uses: ftp_proxy, else

@@ -263,11 +263,19 @@ func (s *session) dialProxy(ctx context.Context, p *url.URL, addr string) (net.C
 	}
 	if p.Scheme == "https" {
 		cfg := &tls.Config{}
-		if s.client.TLSConfig != nil {
+		switch {
+		case s.client.ProxyTLSConfig != nil:
+			cfg = s.client.ProxyTLSConfig.Clone()
+			if cfg.ServerName == "" {
+				cfg.ServerName = p.Hostname()
+			}
+		case s.client.TLSConfig != nil:
 			cfg = s.client.TLSConfig.Clone()
 			cfg.ClientSessionCache = nil
+			cfg.ServerName = p.Hostname()
+		default:
+			cfg.ServerName = p.Hostname()
 		}
-		cfg.ServerName = p.Hostname()
 		tc := tls.Client(c, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			c.Close()

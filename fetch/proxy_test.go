@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"io"
@@ -397,5 +398,21 @@ func TestProxyHTTPSTunnel(t *testing.T) {
 	var pe *fetch.ProxyError
 	if !errors.As(err, &pe) || pe.Proxy != "https://"+px.l.Addr().String() {
 		t.Errorf("an untrusted proxy: %v; want a *ProxyError naming it", err)
+	}
+
+	// ProxyTLSConfig, where set, is the proxy's alone (curl's
+	// --proxy-cacert beside --cacert): it trusts the proxy with no
+	// TLSConfig, and a TLSConfig that trusts the proxy's certificate
+	// does not help where ProxyTLSConfig does not.
+	own := &fetch.Client{ProxyTLSConfig: &tls.Config{RootCAs: testCAPool}, Proxy: fixedProxy(pu), StallTimeout: 10 * time.Second}
+	t.Cleanup(own.CloseIdleConnections)
+	if got, _, err := openAndRead(context.Background(), own, "ftp://"+srv.addr+"/binary.bin"); err != nil || !bytes.Equal(got, binaryFile()) {
+		t.Errorf("ProxyTLSConfig trusting the proxy: %d bytes, %v", len(got), err)
+	}
+	apart := &fetch.Client{TLSConfig: &tls.Config{RootCAs: testCAPool}, ProxyTLSConfig: &tls.Config{RootCAs: x509.NewCertPool()}, Proxy: fixedProxy(pu), StallTimeout: 10 * time.Second}
+	_, err = apart.Open(context.Background(), "ftp://"+srv.addr+"/binary.bin")
+	var ue x509.UnknownAuthorityError
+	if !errors.As(err, &pe) || !errors.As(err, &ue) {
+		t.Errorf("ProxyTLSConfig with no roots: %v; want a *ProxyError for an unknown authority, whatever TLSConfig trusts", err)
 	}
 }

@@ -22,6 +22,7 @@ package fetch_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -593,5 +594,11 @@ func TestSquidHTTPSProxy(t *testing.T) {
 	var pe *fetch.ProxyError
 	if !errors.As(err, &pe) || pe.Proxy != "https://"+sq.addr || pe.Code != 0 {
 		t.Fatalf("a proxy certificate not trusted: %v; want a *ProxyError for https://%s with no status", err, sq.addr)
+	}
+	// ProxyTLSConfig trusts the proxy alone (ftpget's --proxy-cacert).
+	own := &fetch.Client{ProxyTLSConfig: &tls.Config{RootCAs: testCAPool}, Proxy: fixedProxy(mustURL(t, sq.url("", "")))}
+	defer own.CloseIdleConnections()
+	if got, _, err := openAndRead(ctx, own, "ftp://"+srv.addr+"/binary.bin"); err != nil || !bytes.Equal(got, binaryFile()) {
+		t.Fatalf("ProxyTLSConfig trusting Squid: %d bytes, %v", len(got), err)
 	}
 }

@@ -26,6 +26,8 @@ type options struct {
 	tls           bool
 	cacert        string
 	insecure      bool
+	proxyCACert   string // --proxy-cacert: the https:// proxy's roots
+	proxyInsecure bool   // --proxy-insecure
 	proxy         string
 	proxySet      bool
 	noProxy       string
@@ -157,6 +159,8 @@ func (o *options) flagSpecs(p *parseState) []flagSpec {
 		{long: []string{"tls", "ssl-reqd"}, on: boolean(&o.tls)},
 		{long: []string{"cacert"}, set: func(s string) error { o.cacert = s; return nil }},
 		{short: 'k', long: []string{"insecure"}, on: boolean(&o.insecure)},
+		{long: []string{"proxy-cacert"}, set: func(s string) error { o.proxyCACert = s; return nil }},
+		{long: []string{"proxy-insecure"}, on: boolean(&o.proxyInsecure)},
 		{short: 'x', long: []string{"proxy"}, set: func(s string) error {
 			// An http:// proxy is refused where the proxy is chosen
 			// (proxy.go), as one from ftp_proxy is: exit 5.

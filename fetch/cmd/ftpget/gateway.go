@@ -213,7 +213,8 @@ func (g *getter) gatewayRequest(p *url.URL, method, target string, body io.Reade
 		return nil, shown, &proxyConnectError{proxy: proxyName(p), err: err}
 	}
 	if p.Scheme == "https" {
-		cfg := &tls.Config{ServerName: p.Hostname(), RootCAs: g.roots, InsecureSkipVerify: g.o.insecure}
+		cfg := g.proxyTLSConfig()
+		cfg.ServerName = p.Hostname()
 		tc := tls.Client(conn, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			conn.Close()

@@ -79,6 +79,9 @@
 //	--tls, --ssl-reqd      AUTH TLS on an ftp:// URL (RFC 4217)
 //	--cacert FILE          verify against the PEM certificates in FILE
 //	-k, --insecure         do not verify the server's TLS certificate
+//	--proxy-cacert FILE    --cacert for an https:// proxy; --cacert and
+//	                       -k are the server's alone, as in curl
+//	--proxy-insecure       -k for an https:// proxy
 //	-x, --proxy URL        a proxy: socks5://, socks5h://, or http://
 //	                       and https:// (the proxy's FTP gateway; with -p
 //	                       a CONNECT tunnel); "": none; see below;
@@ -183,10 +186,12 @@
 //	56  the transfer was reset, or another network read failed, once
 //	    the file had begun; an HTTP proxy answered CONNECT with other
 //	    than 2xx (-p)
-//	60  the server's TLS certificate does not verify
+//	60  the server's (or the https:// proxy's) TLS certificate does
+//	    not verify
 //	63  the file is larger than --max-filesize
 //	67  the server refused the login (530)
-//	77  --cacert: the file cannot be read or holds no certificate
+//	77  --cacert or --proxy-cacert: the file cannot be read or holds
+//	    no certificate
 //	78  the URL names nothing on the server (550)
 //	97  the SOCKS5 proxy refused or failed the connection; the HTTP
 //	    proxy's gateway asked for credentials (407)
@@ -300,6 +305,7 @@ type command struct {
 	tty    *os.File
 
 	roots      *x509.CertPool           // --cacert; nil: the system's
+	proxyRoots *x509.CertPool           // --proxy-cacert; nil: the system's
 	clients    map[string]*fetch.Client // by proxy ("": direct)
 	gateways   map[string]*url.URL      // by proxy: the HTTP proxies used as FTP gateways (network.go)
 	password   *string                  // --password-file
@@ -361,22 +367,34 @@ func oneLine(s string) string {
 	return strings.ReplaceAll(s, "\n", "; ")
 }
 
-// loadCACert reads --cacert.
+// loadCACert reads --cacert and --proxy-cacert.
 func (c *command) loadCACert() int {
-	if c.o.cacert == "" {
-		return exitOK
-	}
-	b, err := os.ReadFile(c.o.cacert)
-	if err != nil {
-		c.printf("--cacert: %v", err)
-		return exitCACert
-	}
-	c.roots = x509.NewCertPool()
-	if !c.roots.AppendCertsFromPEM(b) {
-		c.printf("--cacert %s: no PEM certificate in the file", c.o.cacert)
-		return exitCACert
+	for _, f := range []struct {
+		flag, file string
+		pool       **x509.CertPool
+	}{{"--cacert", c.o.cacert, &c.roots}, {"--proxy-cacert", c.o.proxyCACert, &c.proxyRoots}} {
+		if f.file == "" {
+			continue
+		}
+		b, err := os.ReadFile(f.file)
+		if err != nil {
+			c.printf("%s: %v", f.flag, err)
+			return exitCACert
+		}
+		*f.pool = x509.NewCertPool()
+		if !(*f.pool).AppendCertsFromPEM(b) {
+			c.printf("%s %s: no PEM certificate in the file", f.flag, f.file)
+			return exitCACert
+		}
 	}
 	return exitOK
+}
+
+// proxyTLSConfig is the TLS to an https:// proxy: --proxy-cacert and
+// --proxy-insecure, never --cacert or -k, which are the server's (curl
+// keeps them apart the same way).
+func (c *command) proxyTLSConfig() *tls.Config {
+	return &tls.Config{RootCAs: c.proxyRoots, InsecureSkipVerify: c.o.proxyInsecure}
 }
 
 // client returns the Client for u: one per proxy, so that URLs of one
@@ -399,6 +417,7 @@ func (c *command) client(u *ftpurl.URL) (*fetch.Client, error) {
 	} else if c.roots != nil {
 		cl.TLSConfig = &tls.Config{RootCAs: c.roots}
 	}
+	cl.ProxyTLSConfig = c.proxyTLSConfig()
 	if fam := c.o.family; fam != "" && raw == "" {
 		// -4, -6: the server's addresses of that family only, for
 		// the control and the data connections.

@@ -90,8 +90,10 @@ func (c *command) setNetwork(cl *fetch.Client, raw, from string) (*url.URL, erro
 
 // proxyExitCode is curl's exit status for a tunnel that failed: 56
 // (CURLE_RECV_ERROR, curl's "Received HTTP code 407 from proxy after
-// CONNECT") for a CONNECT answered with anything but 2xx, 7 for a proxy
-// that cannot be reached; 0 for an error that is not the tunnel's.
+// CONNECT") for a CONNECT answered with anything but 2xx, 60 for an
+// https:// proxy whose certificate does not verify (as curl), 7 for a
+// proxy that cannot be reached; 0 for an error that is not the
+// tunnel's.
 func proxyExitCode(err error) int {
 	var pe *fetch.ProxyError
 	var fe *fetch.Error
@@ -100,6 +102,8 @@ func proxyExitCode(err error) int {
 		return 0 // active mode with a proxy: no network failed
 	case pe.Code != 0:
 		return exitRecv
+	case isCertificateError(err):
+		return exitCert // an https:// proxy not trusted: curl's 60 too
 	}
 	return exitConnect
 }

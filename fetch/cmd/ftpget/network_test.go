@@ -8,15 +8,18 @@ package main
 // entry, as Squid renders one).
 
 import (
+	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"html"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	ftpserver "github.com/fclairamb/ftpserverlib"
 	"github.com/ftpurl/ftpurl"
 	"github.com/ftpurl/ftpurl/fetch"
 )
@@ -46,11 +50,27 @@ func startTestProxy(t *testing.T, user, password string) *testProxy {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startTestProxyOn(t, l, user, password)
+}
+
+// startTestProxyTLS is startTestProxy as an https:// proxy: TLS with
+// config, then HTTP inside it.
+func startTestProxyTLS(t *testing.T, config *tls.Config) *testProxy {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startTestProxyOn(t, tls.NewListener(l, config), "", "")
+}
+
+func startTestProxyOn(t *testing.T, l net.Listener, user, password string) *testProxy {
+	t.Helper()
 	p := &testProxy{addr: l.Addr().String(), cl: &fetch.Client{Proxy: func(*url.URL) (*url.URL, error) { return nil, nil }}}
 	if user != "" {
 		p.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
 	}
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close(); p.cl.CloseIdleConnections() })
 	return p
@@ -113,7 +133,7 @@ func (p *testProxy) tunnel(w http.ResponseWriter, r *http.Request) {
 		up.(*net.TCPConn).CloseWrite()
 	}()
 	io.Copy(c, up)
-	c.(*net.TCPConn).CloseWrite()
+	c.(interface{ CloseWrite() error }).CloseWrite() // TCP, or TLS's close_notify
 	<-done
 }
 
@@ -295,6 +315,73 @@ func TestProxyTunnelFlag(t *testing.T) {
 	r = runIn(t, "", "-p", "-x", "http://pu:p-secret@"+px.addr, "--ftp-port", "-", ftpURL("text.txt"))
 	if r.code != 1 || !strings.Contains(r.stderr, "active mode") || len(px.requests()) != n {
 		t.Errorf("--ftp-port with a proxy: exit %d, stderr %q, %d requests", r.code, r.stderr, len(px.requests())-n)
+	}
+}
+
+// An https:// proxy's certificate is checked with --proxy-cacert, or
+// not at all with --proxy-insecure, and never with --cacert or -k,
+// which are the server's: curl(1), "--proxy-cacert: Same as --cacert
+// but used in HTTPS proxy context", "--proxy-insecure: Same as -k,
+// --insecure but used in HTTPS proxy context". A proxy not trusted is
+// exit 60, as curl 7.88.1 gives (curl -k -x https://... too); in a
+// tunnel (-p) and through the gateway alike. Where curl is installed,
+// each case runs with it too, and its status must be the same.
+func TestHTTPSProxyCertificateFlags(t *testing.T) {
+	proxyConfig, proxyCA := testCA(t)
+	serverConfig, serverCA := testCA(t) // another CA: the server's
+	px := startTestProxyTLS(t, proxyConfig)
+	x := "https://" + px.addr
+	curl, _ := exec.LookPath("curl")
+	for _, mode := range []string{"-p", "--ftp-pasv"} { // a tunnel; the gateway
+		t.Run(mode, func(t *testing.T) {
+			for _, c := range []struct {
+				flags []string
+				code  int
+			}{
+				{nil, 60},
+				{[]string{"-k"}, 60},
+				{[]string{"--cacert", proxyCA}, 60},
+				{[]string{"--proxy-cacert", serverCA}, 60},
+				{[]string{"--proxy-cacert", proxyCA}, 0},
+				{[]string{"--proxy-insecure"}, 0},
+			} {
+				args := append(append([]string{mode, "-x", x}, c.flags...), ftpURL("text.txt"))
+				if curl != "" {
+					// curl, where installed, gives the same status.
+					code := 0
+					if err := exec.Command(curl, append([]string{"-sS", "-o", os.DevNull}, args...)...).Run(); err != nil {
+						var ee *exec.ExitError
+						if !errors.As(err, &ee) {
+							t.Fatalf("curl %q: %v", args, err)
+						}
+						code = ee.ExitCode()
+					}
+					if code != c.code {
+						t.Errorf("curl %q: exit %d; want %d, as ftpget", args, code, c.code)
+					}
+				}
+				r := runIn(t, "", args...)
+				if c.code == 0 {
+					r.want(t, 0, textFile)
+					continue
+				}
+				if r.code != c.code || !strings.Contains(r.stderr, "certificate") || !strings.Contains(r.stderr, px.addr) {
+					t.Errorf("%q: exit %d, stderr %q; want %d naming the proxy and its certificate", args, r.code, r.stderr, c.code)
+				}
+			}
+		})
+	}
+	// TLS to the server inside TLS to the proxy: each checked with its
+	// own roots.
+	explicit := tlsServer(t, serverConfig, ftpserver.ClearOrEncrypted)
+	runIn(t, "", "-p", "-x", x, "--proxy-cacert", proxyCA, "--cacert", serverCA, "--tls", "ftp://"+explicit+"/text.txt").want(t, 0, textFile)
+	r := runIn(t, "", "-p", "-x", x, "--proxy-insecure", "--tls", "ftp://"+explicit+"/text.txt")
+	if r.code != 60 || strings.Contains(r.stderr, px.addr) {
+		t.Errorf("--proxy-insecure with a server not trusted: exit %d, stderr %q; want 60 for the server", r.code, r.stderr)
+	}
+	r = runIn(t, "", "--proxy-cacert", "/nonexistent/ca.pem", "-p", "-x", x, ftpURL("text.txt"))
+	if r.code != 77 || !strings.HasPrefix(r.stderr, "ftpget: --proxy-cacert") {
+		t.Errorf("--proxy-cacert of a missing file: exit %d, stderr %q; want 77", r.code, r.stderr)
 	}
 }
 

@@ -66,6 +66,9 @@ Connection:
       --tls, --ssl-reqd   secure an ftp:// URL with AUTH TLS (RFC 4217)
       --cacert FILE       verify TLS certificates against the PEM FILE
   -k, --insecure          do not verify the server's TLS certificate
+      --proxy-cacert FILE --cacert for an https:// proxy (whose
+                          certificate --cacert and -k do not touch)
+      --proxy-insecure    -k for an https:// proxy
   -x, --proxy URL         through a proxy: socks5://HOST[:PORT] (name
                           resolved here), socks5h:// (by the proxy), or
                           http:// and https:// (the proxy's FTP gateway;
