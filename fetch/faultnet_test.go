@@ -65,7 +65,15 @@ type link struct {
 
 	mu   sync.Mutex
 	dead bool // the server's end went (drop): fetch's next byte is reset
+
+	// silent, once set (forget), relays nothing more either way and
+	// tells neither end: a middlebox that dropped the connection as
+	// idle, whose packets now go nowhere. Both ends stay open.
+	silent atomic.Bool
 }
+
+// forget makes l silent (see link.silent).
+func (l *link) forget() { l.silent.Store(true) }
 
 func newFaultNet(t testing.TB) *faultNet {
 	fn := &faultNet{t: t}
@@ -133,6 +141,12 @@ func (l *link) up() {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := l.near.Read(buf)
+		if l.silent.Load() {
+			if err != nil {
+				return // fetch left; the server is not told
+			}
+			continue // lost on the way
+		}
 		if n > 0 {
 			l.fn.delay()
 			if l.isDead() {
@@ -166,6 +180,12 @@ func (l *link) down() {
 	for {
 		n, err := l.far.Read(buf)
 		chunk := buf[:n]
+		if l.silent.Load() {
+			if err != nil {
+				return // the server left; fetch is not told
+			}
+			continue
+		}
 		for _, at := range []int64{l.resetAt, l.stallAt} {
 			if at >= 0 && sent+int64(len(chunk)) >= at {
 				chunk = chunk[:at-sent]

@@ -263,3 +263,84 @@ func TestPutOutlivesItsControlConnectionOnVsftpd(t *testing.T) {
 		t.Errorf("%d data connections; want 1: the upload is not sent again", d)
 	}
 }
+
+// TestTransferOutlivesItsControlConnectionThroughTheFaultRelay: the
+// fault relay forgets the control connection 300 ms into a 64 MiB
+// transfer with vsftpd (capped at 32 MB/s a connection), as a NAT
+// whose idle timer ran out does: from then on neither end hears the
+// other, and neither is told. The data connection goes on; fetch waits
+// StallTimeout for the final reply, then proves the transfer by SIZE on
+// a new session, and succeeds with one data connection: a download
+// (Download) and an upload (Put) alike (issue 35, point 3).
+func TestTransferOutlivesItsControlConnectionThroughTheFaultRelay(t *testing.T) {
+	inst := startOwnVsftpd(t, vsftpdConf{name: "vsftpd-outlive-relay", extra: "local_max_rate=32000000\n"})
+	want := segFile(t, "big.bin")
+	dir, err := os.MkdirTemp(filepath.Join(testTree, "bench"), "outlive-relay-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	base := "ftp://" + testUser + ":" + testPassword + "@" + inst.addr + "/bench/"
+	for _, tc := range []struct {
+		name string
+		run  func(c *fetch.Client) (int64, error)
+	}{
+		{"Download", func(c *fetch.Client) (int64, error) {
+			m := newMemFile(len(want))
+			n, err := c.Download(context.Background(), base+"seg/big.bin", m)
+			if err == nil {
+				m.check(t, want)
+			}
+			return n, err
+		}},
+		{"Put", func(c *fetch.Client) (int64, error) {
+			n, err := c.Put(context.Background(), base+filepath.Base(dir)+"/up.bin", bytes.NewReader(want))
+			if err == nil {
+				if got, err := os.ReadFile(filepath.Join(dir, "up.bin")); err != nil || !bytes.Equal(got, want) {
+					t.Errorf("the server holds %d bytes, %v; want the %d sent", len(got), err, len(want))
+				}
+			}
+			return n, err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fn := newFaultNet(t)
+			var mu sync.Mutex
+			var control *link
+			fn.onDial = func(l *link) {
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case l.addr == inst.addr && control == nil:
+					control = l
+				case l.addr != inst.addr && l.n == 1:
+					ctl := control
+					time.AfterFunc(300*time.Millisecond, ctl.forget)
+				}
+			}
+			c := &fetch.Client{DialContext: fn.DialContext, StallTimeout: 3 * time.Second}
+			defer c.CloseIdleConnections()
+			start := time.Now()
+			n, err := tc.run(c)
+			if err != nil || n != int64(len(want)) {
+				t.Fatalf("%d, %v; want %d, nil", n, err, len(want))
+			}
+			fn.mu.Lock()
+			var data, controls int
+			for _, l := range fn.links {
+				if l.addr == inst.addr {
+					controls++
+				} else {
+					data++
+				}
+			}
+			fn.mu.Unlock()
+			if data != 1 || controls != 2 {
+				t.Errorf("%d data connections on %d sessions; want 1 on 2 (the transfer, then the proof)", data, controls)
+			}
+			t.Logf("64 MiB in %v, the control connection forgotten after 300 ms", time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
