@@ -225,6 +225,9 @@ func (d *deploy) enter(p string) error {
 	if p != "." && d.missing[parent] {
 		return d.mkdir(p)
 	}
+	if p == "." {
+		d.readAheadTop()
+	}
 	entries, err := d.list(p)
 	switch {
 	case errors.Is(err, fetch.ErrNotFound):
@@ -285,17 +288,44 @@ func (d *deploy) readAhead(p string, entries []fetch.Entry) {
 		if fi, err := d.root.Lstat(filepath.FromSlash(q)); err != nil || !fi.IsDir() {
 			continue
 		}
-		l := &dirListing{done: make(chan struct{})}
-		d.aheadMu.Lock()
-		d.ahead[q] = l
-		d.aheadMu.Unlock()
-		d.aheadWG.Go(func() {
-			defer close(l.done)
-			d.slots <- struct{}{}
-			defer func() { <-d.slots }()
-			l.entries, l.err = d.readDir(q)
-		})
+		d.listAhead(q)
 	}
+}
+
+// readAheadTop starts the listings of DIR's own directories while the
+// server's directory itself is listed, so that their sessions log in
+// and list at the same time instead of after it: the walk enters
+// each of them next, and lists it whether or not the server has it (a
+// directory the server lacks is a listing refused, then made).
+func (d *deploy) readAheadTop() {
+	entries, err := fs.ReadDir(d.root.FS(), ".")
+	if err != nil {
+		return // the walk reports it
+	}
+	for _, e := range entries {
+		if e.Type() == fs.ModeDir {
+			d.listAhead(e.Name())
+		}
+	}
+}
+
+// listAhead starts the listing of the directory q, unless one is
+// started already.
+func (d *deploy) listAhead(q string) {
+	l := &dirListing{done: make(chan struct{})}
+	d.aheadMu.Lock()
+	if _, ok := d.ahead[q]; ok {
+		d.aheadMu.Unlock()
+		return
+	}
+	d.ahead[q] = l
+	d.aheadMu.Unlock()
+	d.aheadWG.Go(func() {
+		defer close(l.done)
+		d.slots <- struct{}{}
+		defer func() { <-d.slots }()
+		l.entries, l.err = d.readDir(q)
+	})
 }
 
 // mkdir makes the directory p on the server (MKD), which lacks it; so
