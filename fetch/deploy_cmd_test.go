@@ -434,10 +434,12 @@ func (r *cmdRelay) commands() []string {
 // TestDeployListsAhead: a second deploy lists the directories that
 // both sides have ahead of the walk, several at once on sessions of
 // their own, as lftp's mirror does, and still each directory once: each
-// listing command is held 300 ms on its way. DIR's own directories are
-// listed while the server's directory itself is, so all five listings
-// (the top and its four directories, --parallel-max 4) are held at
-// once. The times of a LIST server come from one MDTM a file in one
+// listing command is held on its way until five are held (or for 5
+// s). DIR's own directories are listed while the server's directory
+// itself is, so all five listings (the top and its four directories,
+// --parallel-max 4) are held at once, however slow the machine: a
+// walk that listed them only after the top's listing would hold one,
+// then four, 5 s each. The times of a LIST server come from one MDTM a file in one
 // write (WithModTime), never from SIZE and MDTM a file.
 func TestDeployListsAhead(t *testing.T) {
 	for _, name := range []string{"vsftpd", "proftpd"} {
@@ -460,12 +462,20 @@ func TestDeployListsAhead(t *testing.T) {
 				t.Fatalf("first run: exit %d, stderr %q", r.code, r.stderr)
 			}
 			var held, most atomic.Int32
+			all := make(chan struct{}) // closed once five listings are held
+			var allOnce sync.Once
 			wire := newHoldingRelay(t, srv.addr, nil, func(cmd string) {
 				if verb, _, _ := strings.Cut(cmd, " "); verb == "LIST" || verb == "MLSD" {
 					n := held.Add(1)
 					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 					}
-					time.Sleep(300 * time.Millisecond)
+					if n == 5 {
+						allOnce.Do(func() { close(all) })
+					}
+					select {
+					case <-all:
+					case <-time.After(5 * time.Second):
+					}
 					held.Add(-1)
 				}
 			})
