@@ -439,8 +439,8 @@ func (r *cmdRelay) commands() []string {
 // itself is, so all five listings (the top and its four directories,
 // --parallel-max 4) are held at once, however slow the machine: a
 // walk that listed them only after the top's listing would hold one,
-// then four, 5 s each. The times of a LIST server come from one MDTM a file in one
-// write (WithModTime), never from SIZE and MDTM a file.
+// then four, 5 s each. The times of a LIST server come from one MDTM a
+// file in one write (WithModTime), never from SIZE and MDTM a file.
 func TestDeployListsAhead(t *testing.T) {
 	for _, name := range []string{"vsftpd", "proftpd"} {
 		t.Run(name, func(t *testing.T) {

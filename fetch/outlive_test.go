@@ -275,30 +275,24 @@ func TestPutOutlivesItsControlConnectionOnVsftpd(t *testing.T) {
 func TestTransferOutlivesItsControlConnectionThroughTheFaultRelay(t *testing.T) {
 	inst := startOwnVsftpd(t, vsftpdConf{name: "vsftpd-outlive-relay", extra: "local_max_rate=32000000\n"})
 	want := segFile(t, "big.bin")
-	dir, err := os.MkdirTemp(filepath.Join(testTree, "bench"), "outlive-relay-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	base := "ftp://" + testUser + ":" + testPassword + "@" + inst.addr + "/bench/"
+	rel, abs := upDir(t, "vsftpd-outlive-relay")
+	base := "ftp://" + testUser + ":" + testPassword + "@" + inst.addr + "/"
 	for _, tc := range []struct {
 		name string
 		run  func(c *fetch.Client) (int64, error)
 	}{
 		{"Download", func(c *fetch.Client) (int64, error) {
 			m := newMemFile(len(want))
-			n, err := c.Download(context.Background(), base+"seg/big.bin", m)
+			n, err := c.Download(context.Background(), base+"bench/seg/big.bin", m)
 			if err == nil {
 				m.check(t, want)
 			}
 			return n, err
 		}},
 		{"Put", func(c *fetch.Client) (int64, error) {
-			n, err := c.Put(context.Background(), base+filepath.Base(dir)+"/up.bin", bytes.NewReader(want))
+			n, err := c.Put(context.Background(), base+rel+"/up.bin", bytes.NewReader(want))
 			if err == nil {
-				if got, err := os.ReadFile(filepath.Join(dir, "up.bin")); err != nil || !bytes.Equal(got, want) {
+				if got, err := os.ReadFile(filepath.Join(abs, "up.bin")); err != nil || !bytes.Equal(got, want) {
 					t.Errorf("the server holds %d bytes, %v; want the %d sent", len(got), err, len(want))
 				}
 			}

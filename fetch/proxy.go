@@ -266,14 +266,12 @@ func (s *session) dialProxy(ctx context.Context, p *url.URL, addr string) (net.C
 		switch {
 		case s.client.ProxyTLSConfig != nil:
 			cfg = s.client.ProxyTLSConfig.Clone()
-			if cfg.ServerName == "" {
-				cfg.ServerName = p.Hostname()
-			}
 		case s.client.TLSConfig != nil:
+			// The servers' settings: not their name, nor their sessions.
 			cfg = s.client.TLSConfig.Clone()
-			cfg.ClientSessionCache = nil
-			cfg.ServerName = p.Hostname()
-		default:
+			cfg.ServerName, cfg.ClientSessionCache = "", nil
+		}
+		if cfg.ServerName == "" {
 			cfg.ServerName = p.Hostname()
 		}
 		tc := tls.Client(c, cfg)

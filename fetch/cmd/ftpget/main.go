@@ -369,25 +369,31 @@ func oneLine(s string) string {
 
 // loadCACert reads --cacert and --proxy-cacert.
 func (c *command) loadCACert() int {
-	for _, f := range []struct {
-		flag, file string
-		pool       **x509.CertPool
-	}{{"--cacert", c.o.cacert, &c.roots}, {"--proxy-cacert", c.o.proxyCACert, &c.proxyRoots}} {
-		if f.file == "" {
-			continue
-		}
-		b, err := os.ReadFile(f.file)
-		if err != nil {
-			c.printf("%s: %v", f.flag, err)
-			return exitCACert
-		}
-		*f.pool = x509.NewCertPool()
-		if !(*f.pool).AppendCertsFromPEM(b) {
-			c.printf("%s %s: no PEM certificate in the file", f.flag, f.file)
-			return exitCACert
-		}
+	var code int
+	if c.roots, code = c.readCerts("--cacert", c.o.cacert); code != exitOK {
+		return code
 	}
-	return exitOK
+	c.proxyRoots, code = c.readCerts("--proxy-cacert", c.o.proxyCACert)
+	return code
+}
+
+// readCerts reads the PEM certificates in file, given by flag: nil for
+// no file, exit 77 for one that cannot be read or holds none.
+func (c *command) readCerts(flag, file string) (*x509.CertPool, int) {
+	if file == "" {
+		return nil, exitOK
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		c.printf("%s: %v", flag, err)
+		return nil, exitCACert
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(b) {
+		c.printf("%s %s: no PEM certificate in the file", flag, file)
+		return nil, exitCACert
+	}
+	return pool, exitOK
 }
 
 // proxyTLSConfig is the TLS to an https:// proxy: --proxy-cacert and
